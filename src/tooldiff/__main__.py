@@ -1,0 +1,3 @@
+from tooldiff.cli import main
+
+raise SystemExit(main())

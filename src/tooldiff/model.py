@@ -1,0 +1,170 @@
+"""The data that flows through the pipeline: tools, toolsets, findings and the report.
+
+Everything here is frozen: stages hand values on, they never mutate what they were given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Severity = Literal["error", "warning", "info"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+SEVERITY_RANK: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
+
+Status = Literal["new", "existing", "baselined", "ignored"]
+Change = Literal["added", "removed", "modified", "renamed", "unchanged"]
+
+# Source shapes the parsers recognise.
+FORMATS = ("anthropic", "openai-chat", "openai-responses", "function", "mcp", "gemini")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tool:
+    """One tool definition, normalised from any source format.
+
+    `pointer` locates the definition in its file (RFC 6901); `schema_pointer` locates its input schema,
+    so a finding on `/input_schema/properties/x` maps back to the file as `schema_pointer + /properties/x`.
+    """
+
+    name: str
+    description: str
+    input_schema: Any
+    format: str
+    file: str
+    line: int
+    pointer: str
+    schema_pointer: str
+    toolset: str = ""
+    end_line: int = 0
+    strict: bool | None = None
+    title: str | None = None
+    annotations: Mapping[str, Any] | None = None
+    output_schema: Any = None
+    # The schema keyword the source used; "" when the tool has no input schema at all.
+    schema_key: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParseError:
+    file: str
+    line: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParsedFile:
+    path: str
+    tools: tuple[Tool, ...] = ()
+    errors: tuple[ParseError, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Toolset:
+    """Tools offered to a model together. `id` survives file renames (see discover.toolset_id)."""
+
+    id: str
+    files: tuple[str, ...]
+    tools: tuple[Tool, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Problem:
+    """What a rule yields: a bare fact. The engine stamps code, severity, file, line and fingerprint.
+
+    `pointer` is relative to the tool in canonical shape: "" is the tool itself, "/name", "/description",
+    "/input_schema/properties/x" a part of it. `tools` names the tools involved when not just the one checked.
+    """
+
+    message: str
+    fix: str = ""
+    pointer: str = ""
+    tools: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    related: tuple[str, ...] = ()
+    severity: Severity | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    code: str
+    severity: Severity
+    message: str
+    fix: str
+    tools: tuple[str, ...]
+    toolset: str
+    file: str
+    line: int
+    pointer: str
+    targets: tuple[str, ...] = ()
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    related: tuple[str, ...] = ()
+    status: Status = "new"
+    fingerprint: str = ""
+
+
+def fingerprint(code: str, toolset: str, tools: tuple[str, ...], pointer: str) -> str:
+    """Identity of a finding: no line numbers, no message text, so it survives moves and rewording."""
+    key = "\x1f".join([code, toolset, "\x1e".join(sorted(tools)), pointer])
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tokens:
+    """Token counts of one tool or toolset, per counting method ("estimate", "openai-o200k", ...)."""
+
+    counts: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolReport:
+    name: str
+    toolset: str
+    file: str
+    line: int
+    format: str
+    targets: tuple[str, ...]
+    schema_hash: str
+    tokens: Mapping[str, Mapping[str, int | None]]  # method -> {base, head, delta}
+    previous_schema_hash: str | None = None
+    change: Change = "unchanged"
+    changed_parts: tuple[str, ...] = ()
+    previous_name: str | None = None
+    end_line: int = 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolsetReport:
+    id: str
+    files: tuple[str, ...]
+    tool_count: int
+    tokens: Mapping[str, Mapping[str, int | None]]  # method -> {base, head, delta}
+    budget: int | None = None
+    change: Change = "unchanged"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Report:
+    """The v1 contract (`data/report.schema.json`). Holds no timings, so equal input gives equal output."""
+
+    mode: Literal["check", "diff", "audit"]
+    toolsets: tuple[ToolsetReport, ...]
+    tools: tuple[ToolReport, ...]
+    findings: tuple[Finding, ...]
+    resolved: tuple[Finding, ...] = ()
+    stats: Mapping[str, int] = field(default_factory=dict)
+    token_methods: tuple[str, ...] = ("estimate",)
+    notes: tuple[str, ...] = ()
+    base_ref: str | None = None
+    head_ref: str | None = None
+    config_changes: tuple[str, ...] = ()
+
+    def counts(self, status: Status | None = "new") -> dict[str, int]:
+        out = {s: 0 for s in SEVERITIES}
+        for f in self.findings:
+            if status is None or f.status == status:
+                out[f.severity] += 1
+        return out

@@ -1,0 +1,38 @@
+"""The contract every rule module follows.
+
+A rule module is named after its kebab-case code (`optional-not-required` -> `optional_not_required.py`).
+Its docstring is the user documentation, with the sections *What it finds*, *Why it matters*, *Example*,
+*Use instead* and *References*. It defines:
+
+- `CODE: str` and `SEVERITY: Severity`;
+- `KIND`: `"tool"`, `"pair"`, `"toolset"` or `"file"` (`parse-error` only: the engine emits it);
+- `check(...)`, by kind:
+  - tool:    `check(tool: Tool, ctx: Context) -> Iterable[Problem]`
+  - toolset: `check(toolset: Toolset, ctx: Context) -> Iterable[Problem]`
+  - pair:    `check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None` (see `tooldiff.pairs`)
+- `EXAMPLE` and `FIXED`: tool lists in Anthropic shape; a test asserts the first fires and the second does not.
+
+Rules never do I/O; everything they need arrives in `Context`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tooldiff.model import Tool
+    from tooldiff.targets import Target
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Context:
+    """What a rule may know besides the tool: its targets, this rule's options, per-tool settings."""
+
+    targets: tuple[Target, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+    # Per-tool settings from the config (`tools: {name: {blast: ..., targets: [...]}}`).
+    tool_settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # For toolset rules: the targets of each tool (per-tool settings win over the toolset's).
+    targets_of: Callable[[Tool], tuple[Target, ...]] | None = None
