@@ -1,0 +1,60 @@
+"""The rule registry: an explicit table, one entry per rule module (see `rules.base` for the contract)."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from types import ModuleType
+
+# Order is the order of `tooldiff rules` and docs/rules.md.
+RULE_MODULES: tuple[str, ...] = (
+    "parse_error",
+    # provider schema lint (seed 002 and issue 2)
+    "optional_forced_required",
+    "optional_not_required",
+    "missing_additional_properties_false",
+    "unsupported_keyword",
+    "root_not_object",
+    "invalid_name",
+    "oversized_description",
+    "heavy_definition",
+    "invalid_json_schema",
+    "unresolved_ref",
+    "schema_limit",
+    "missing_description",
+    # toolset rules
+    "duplicate_name",
+    "too_many_tools",
+    "token_budget",
+    # differentia (seed 000, H1.6)
+    "mutual_nondistinction",
+    "directional_domination",
+    "unanalysable_description",
+    # overlap and blast radius (seed 001)
+    "blast_radius_twin",
+    "intent_overlap",
+    "escalation_flag",
+    "mode_argument",
+)
+
+# A pair gets one headline finding, chosen in this order; the others go under `related`.
+PAIR_PRECEDENCE: tuple[str, ...] = (
+    "blast-radius-twin",
+    "intent-overlap",
+    "mutual-nondistinction",
+    "directional-domination",
+)
+
+
+@cache
+def registry() -> dict[str, ModuleType]:
+    """Code -> rule module, in documentation order."""
+    out: dict[str, ModuleType] = {}
+    for name in RULE_MODULES:
+        module = importlib.import_module(f"tooldiff.rules.{name}")
+        out[module.CODE] = module
+    return out
+
+
+def get(code: str) -> ModuleType:
+    return registry()[code]
