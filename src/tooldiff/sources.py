@@ -1,0 +1,79 @@
+"""Where file bytes come from: the work tree, or a git ref (see `gitread.GitSource`).
+
+Discovery and parsing read through this protocol only, so a ref is analysed from git objects
+without a checkout, exactly as a work tree is.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Protocol
+
+
+class FileSource(Protocol):
+    """A tree of files addressed by repository-relative POSIX paths."""
+
+    label: str  # "worktree", a ref name or a commit sha, for messages
+
+    def list_files(self) -> list[str]:
+        """Every regular file and symlink, relative POSIX paths, sorted."""
+        ...
+
+    def read_many(self, paths: Iterable[str]) -> Mapping[str, bytes]:
+        """The bytes of each path. A path that cannot be read is absent from the result."""
+        ...
+
+    def symlink_target(self, path: str) -> str | None:
+        """The link text when `path` is a symlink, else None. Symlinks are never followed."""
+        ...
+
+    def size(self, path: str) -> int:
+        """Size in bytes, without reading the file."""
+        ...
+
+
+SKIP_DIRS = frozenset(
+    {".git", "node_modules", ".venv", "venv", "vendor", "dist", "build", "site-packages", "__pycache__",
+     ".tox", ".mypy_cache", ".ruff_cache", ".pytest_cache", "third_party", ".next", "target"}
+)
+
+
+class WorktreeSource:
+    """Files on disk under `root`."""
+
+    def __init__(self, root: Path | str, label: str = "worktree") -> None:
+        self.root = Path(root).resolve()
+        self.label = label
+
+    def list_files(self) -> list[str]:
+        out: list[str] = []
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+            rel = Path(dirpath).relative_to(self.root)
+            for name in filenames:
+                out.append((rel / name).as_posix() if rel.parts else name)
+        return sorted(out)
+
+    def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:
+        out: dict[str, bytes] = {}
+        for p in paths:
+            full = self.root / p
+            if full.is_symlink():
+                continue
+            try:
+                out[p] = full.read_bytes()
+            except OSError:
+                continue
+        return out
+
+    def symlink_target(self, path: str) -> str | None:
+        full = self.root / path
+        return os.readlink(full) if full.is_symlink() else None
+
+    def size(self, path: str) -> int:
+        try:
+            return (self.root / path).lstat().st_size
+        except OSError:
+            return 0
