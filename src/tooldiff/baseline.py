@@ -1,0 +1,67 @@
+"""Baselines and ignores: what an adopting team has already accepted, so only new findings fail a run."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+
+from tooldiff.config import Config
+from tooldiff.model import Finding
+
+BASELINE_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Baseline:
+    """Fingerprint -> the reason it was accepted."""
+
+    entries: Mapping[str, str] = field(default_factory=dict)
+
+
+class BaselineError(ValueError):
+    pass
+
+
+def load_baseline(data: bytes | None, path: str = ".tooldiff-baseline.json") -> Baseline:
+    if data is None:
+        return Baseline()
+    try:
+        doc = json.loads(data)
+        items = doc["findings"]
+        return Baseline({str(i["fingerprint"]): str(i.get("reason", "")) for i in items})
+    except (ValueError, KeyError, TypeError) as exc:
+        raise BaselineError(f"{path}: not a tooldiff baseline ({exc})") from exc
+
+
+def dump_baseline(findings: Iterable[Finding], reason: str = "accepted when the baseline was written") -> str:
+    rows = {
+        f.fingerprint: {"fingerprint": f.fingerprint, "code": f.code, "tools": list(f.tools),
+                        "toolset": f.toolset, "reason": reason}
+        for f in findings
+        if f.code != "parse-error"
+    }
+    doc = {"version": BASELINE_VERSION, "findings": [rows[k] for k in sorted(rows)]}
+    return json.dumps(doc, indent=2, sort_keys=True) + "\n"
+
+
+def _ignored(finding: Finding, config: Config) -> bool:
+    for ig in config.ignores:
+        if ig.code not in (finding.code, "*"):
+            continue
+        if any(fnmatch.fnmatchcase(name, ig.tool) for name in finding.tools) or ig.tool == "*":
+            return True
+    return False
+
+
+def apply_status(findings: Iterable[Finding], baseline: Baseline, config: Config) -> list[Finding]:
+    """Mark ignored and baselined findings; leave `new` and `existing` as they are otherwise."""
+    out: list[Finding] = []
+    for f in findings:
+        if _ignored(f, config):
+            f = replace(f, status="ignored")
+        elif f.fingerprint in baseline.entries:
+            f = replace(f, status="baselined")
+        out.append(f)
+    return out

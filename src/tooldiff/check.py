@@ -1,0 +1,63 @@
+"""`check` and `audit`: analyse every toolset of one tree."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from tooldiff.baseline import apply_status, load_baseline
+from tooldiff.config import Config, load_config
+from tooldiff.discover import discover
+from tooldiff.engine import analyse
+from tooldiff.model import Report
+from tooldiff.report import build_report
+from tooldiff.sources import FileSource, WorktreeSource
+
+CONFIG_NAMES = (".tooldiff.yml", ".tooldiff.yaml")
+
+
+def find_config(source: FileSource, explicit: str | None = None) -> Config:
+    """The config named on the command line, else `.tooldiff.yml` at the root, else the defaults."""
+    names = (explicit,) if explicit else CONFIG_NAMES
+    for name in names:
+        assert name is not None
+        data = source.read_many([name]).get(name)
+        if data is not None:
+            return load_config(name, data.decode("utf-8", errors="replace"))
+    if explicit:
+        from tooldiff.config import ConfigError
+
+        raise ConfigError(explicit, 0, "", "config file not found")
+    return Config.default()
+
+
+def split_root(paths: Sequence[str], cwd: Path) -> tuple[Path, list[str]]:
+    """A root that holds every path, and the paths relative to it (paths outside cwd move the root)."""
+    resolved = [Path(p).absolute() for p in paths]
+    inside = all(p == cwd or cwd in p.parents for p in resolved)
+    root = cwd if inside else Path(os.path.commonpath([p if p.is_dir() else p.parent for p in resolved]))
+    return root, [p.relative_to(root).as_posix() if p != root else "." for p in resolved]
+
+
+def run_check(
+    source: FileSource,
+    config: Config,
+    paths: Sequence[str] = (),
+    *,
+    mode: str = "check",
+    head_ref: str | None = None,
+) -> Report:
+    found = discover(source, config, paths)
+    analysis = analyse(found.toolsets, config, found.files, parse_errors=found.errors)
+    baseline_bytes = source.read_many([config.baseline]).get(config.baseline)
+    findings = apply_status(analysis.findings, load_baseline(baseline_bytes, config.baseline), config)
+    return build_report(mode, found.toolsets, analysis, findings, config, head_ref=head_ref)
+
+
+def check_paths(paths: Sequence[str], config_path: str | None = None, cwd: Path | None = None) -> Report:
+    cwd = (cwd or Path.cwd()).absolute()
+    root, rel = split_root(paths, cwd) if paths else (cwd, [])
+    source = WorktreeSource(root)
+    config = find_config(WorktreeSource(cwd), config_path)
+    return run_check(source, config, [p for p in rel if p != "."] if rel != ["."] else [])

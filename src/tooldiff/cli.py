@@ -1,0 +1,156 @@
+"""The command line. With `action.py`, the only module that decides where output goes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from tooldiff import __version__
+from tooldiff.model import SEVERITY_RANK, Report
+
+FORMATS = ("text", "json", "markdown", "sarif", "github")
+FAIL_ON = ("error", "warning", "info", "never")
+
+
+def failing(report: Report, fail_on: str) -> int:
+    """How many `new` findings reach `fail_on`: the exit code is 1 when any do."""
+    if fail_on == "never":
+        return 0
+    limit = SEVERITY_RANK[fail_on]
+    return sum(1 for f in report.findings if f.status == "new" and SEVERITY_RANK[f.severity] <= limit)
+
+
+def _emit(report: Report, fmt: str, output: str | None) -> None:
+    from tooldiff.render import RenderContext, render
+
+    colour = fmt == "text" and output is None and sys.stdout.isatty() and not os.environ.get("CI")
+    text = render(fmt, report, RenderContext(colour=colour))
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any)")
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--output", "-o", help="write the report here instead of stdout")
+    p.add_argument("--fail-on", choices=FAIL_ON, default="error",
+                   help="exit 1 when a new finding reaches this severity (default: error)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tooldiff", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"tooldiff {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("check", help="analyse tool definitions in files or folders")
+    p.add_argument("paths", nargs="*")
+    _common(p)
+
+    p = sub.add_parser("describe", help="one row per tool: tokens, schemaHash, findings")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--config")
+
+    p = sub.add_parser("diff", help="compare tool definitions between two refs or two paths")
+    p.add_argument("--base", help="base ref; the merge base with HEAD is compared, as GitHub does")
+    p.add_argument("--head", default="HEAD")
+    p.add_argument("--worktree", action="store_true", help="include uncommitted edits")
+    p.add_argument("paths", nargs="*")
+    _common(p)
+
+    p = sub.add_parser("baseline", help="accept the current findings: write the baseline file")
+    p.add_argument("paths", nargs="*")
+    p.add_argument("--config")
+    p.add_argument("--reason", default="accepted when the baseline was written")
+
+    sub.add_parser("rules", help="list the rules")
+    p = sub.add_parser("explain", help="print a rule's documentation")
+    p.add_argument("code")
+
+    p = sub.add_parser("init", help="write a workflow and a commented .tooldiff.yml")
+    p.add_argument("--force", action="store_true")
+
+    sub.add_parser("github", help="run as the GitHub Action (reads GITHUB_* and INPUT_*)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from tooldiff.config import ConfigError
+
+    try:
+        return _dispatch(args)
+    except ConfigError as exc:
+        print(f"tooldiff: {exc}", file=sys.stderr)
+        return 2
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    cmd = args.command
+    if cmd == "check":
+        from tooldiff.check import check_paths
+
+        report = check_paths(args.paths, args.config)
+        _emit(report, args.format, args.output)
+        return 1 if failing(report, args.fail_on) else 0
+    if cmd == "diff":
+        return _diff(args)
+    if cmd == "describe":
+        from tooldiff.check import check_paths
+        from tooldiff.render.describe import render_describe
+
+        sys.stdout.write(render_describe(check_paths(args.paths, args.config)))
+        return 0
+    if cmd == "baseline":
+        return _baseline(args)
+    if cmd in ("rules", "explain"):
+        from tooldiff import docs
+
+        if cmd == "rules":
+            sys.stdout.write(docs.render_rules_table())
+            return 0
+        if args.code not in docs.codes():
+            print(f"tooldiff: unknown rule {args.code!r}; see `tooldiff rules`", file=sys.stderr)
+            return 2
+        sys.stdout.write(docs.render_rule_markdown(args.code))
+        return 0
+    if cmd == "init":
+        from tooldiff.init import run_init
+
+        return run_init(Path.cwd(), force=args.force)
+    if cmd == "github":
+        from tooldiff.action import main as action_main
+
+        return action_main()
+    raise AssertionError(cmd)
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from tooldiff import diffrun
+
+    if args.base is None:
+        if len(args.paths) != 2:
+            print("tooldiff: give --base REF, or two paths: BASE_PATH HEAD_PATH", file=sys.stderr)
+            return 2
+        report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]))
+    else:
+        report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths)
+    _emit(report, args.format, args.output)
+    return 1 if failing(report, args.fail_on) else 0
+
+
+def _baseline(args: argparse.Namespace) -> int:
+    from tooldiff.baseline import dump_baseline
+    from tooldiff.check import check_paths, find_config
+    from tooldiff.sources import WorktreeSource
+
+    report = check_paths(args.paths, args.config)
+    config = find_config(WorktreeSource(Path.cwd()), args.config)
+    keep = [f for f in report.findings if f.status in ("new", "baselined")]
+    Path(config.baseline).write_text(dump_baseline(keep, args.reason), encoding="utf-8")
+    print(f"tooldiff: wrote {len(keep)} findings to {config.baseline}", file=sys.stderr)
+    return 0

@@ -1,0 +1,215 @@
+"""Runs the rules over toolsets and stamps what they yield into findings.
+
+Rules yield bare `Problem`s; only here do code, severity, file, line and fingerprint get attached, so a
+rule never needs to know where its tool came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Protocol
+
+from tooldiff import pairs, rules, tokens
+from tooldiff.config import Config
+from tooldiff.model import Finding, ParseError, Problem, Tool, Toolset, fingerprint
+from tooldiff.positions import Locator
+from tooldiff.rules.base import Context
+from tooldiff.schemahash import schema_hash
+from tooldiff.targets import TARGETS, Target, default_targets
+
+Key = tuple[str, str]  # (toolset id, tool name)
+
+
+class ScopeLike(Protocol):
+    def in_scope_tool(self, toolset_id: str, name: str) -> bool: ...
+    def in_scope_pair(self, toolset_id: str, a: str, b: str) -> bool: ...
+    def in_scope_toolset(self, toolset_id: str) -> bool: ...
+
+
+@dataclass(slots=True)
+class Analysis:
+    findings: list[Finding] = field(default_factory=list)
+    hashes: dict[Key, str] = field(default_factory=dict)
+    tokens: dict[Key, dict[str, int]] = field(default_factory=dict)
+    targets: dict[Key, tuple[str, ...]] = field(default_factory=dict)
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+class _Locations:
+    """Maps a finding's tool-relative pointer to a line, parsing a file for positions only when asked."""
+
+    def __init__(self, files: Mapping[str, bytes]) -> None:
+        self._files = files
+        self._locators: dict[str, Locator] = {}
+
+    def line(self, tool: Tool, pointer: str) -> int:
+        if not pointer.startswith("/input_schema") or not tool.schema_pointer:
+            return tool.line
+        data = self._files.get(tool.file)
+        if data is None:
+            return tool.line
+        loc = self._locators.get(tool.file)
+        if loc is None:
+            loc = self._locators[tool.file] = Locator(tool.file, data)
+        # Walk up to the nearest pointer that exists in the source (defaults filled in have no line).
+        path = tool.schema_pointer + pointer[len("/input_schema"):]
+        while True:
+            line = loc.line(path)
+            if line is not None:
+                return line
+            if path == tool.schema_pointer or "/" not in path:
+                return tool.line
+            path = path.rsplit("/", 1)[0]
+
+
+class Engine:
+    def __init__(self, config: Config, files: Mapping[str, bytes]) -> None:
+        self.config = config
+        self.locations = _Locations(files)
+        self.enabled = {code: m for code, m in rules.registry().items() if config.rule_enabled(code)}
+        self._options = {code: self._rule_options(code, m) for code, m in self.enabled.items()}
+
+    def _rule_options(self, code: str, module: ModuleType) -> dict[str, Any]:
+        options: dict[str, Any] = dict(getattr(module, "OPTIONS", {}))
+        if "chars_per_token" in options:
+            options["chars_per_token"] = self.config.chars_per_token
+        options.update(self.config.rule_options(code))
+        return options
+
+    def targets_of(self, toolset_id: str, tool: Tool) -> tuple[str, ...]:
+        names = self.config.targets_override(toolset_id, tool.name) or default_targets(tool)
+        return tuple(n for n in names if n in TARGETS)
+
+    def target_objects(self, toolset_id: str, tool: Tool) -> tuple[Target, ...]:
+        return tuple(TARGETS[n] for n in self.targets_of(toolset_id, tool))
+
+    def context(self, code: str, targets: tuple[Target, ...] = (), toolset_id: str = "") -> Context:
+        return Context(
+            targets=targets,
+            options=self._options[code],
+            tool_settings=self.config.tool_settings,
+            targets_of=lambda t: self.target_objects(toolset_id, t),
+        )
+
+    def stamp(self, code: str, module: ModuleType, problem: Problem, toolset: Toolset, at: Tool) -> Finding:
+        tool_names = problem.tools or (at.name,)
+        severity = self.config.severity(code) or problem.severity or module.SEVERITY
+        return Finding(
+            code=code,
+            severity=severity,
+            message=problem.message,
+            fix=problem.fix,
+            tools=tuple(tool_names),
+            toolset=toolset.id,
+            file=at.file,
+            line=self.locations.line(at, problem.pointer),
+            pointer=problem.pointer,
+            targets=tuple(problem.targets),
+            evidence=dict(problem.evidence),
+            related=tuple(problem.related),
+            fingerprint=fingerprint(code, toolset.id, tuple(tool_names), problem.pointer),
+        )
+
+    def by_kind(self, kind: str) -> list[tuple[str, ModuleType]]:
+        return [(c, m) for c, m in self.enabled.items() if m.KIND == kind]
+
+
+def parse_error_findings(errors: Iterable[ParseError], config: Config) -> list[Finding]:
+    if not config.rule_enabled("parse-error"):
+        return []
+    severity = config.severity("parse-error") or "error"
+    return [
+        Finding(
+            code="parse-error",
+            severity=severity,
+            message=e.message,
+            fix="Fix the file so that it parses; the other files were still analysed.",
+            tools=(),
+            toolset=e.file,
+            file=e.file,
+            line=e.line,
+            pointer="",
+            fingerprint=fingerprint("parse-error", e.file, (), ""),
+        )
+        for e in errors
+    ]
+
+
+def analyse(
+    toolsets: Sequence[Toolset],
+    config: Config,
+    files: Mapping[str, bytes],
+    *,
+    scope: ScopeLike | None = None,
+    parse_errors: Sequence[ParseError] = (),
+) -> Analysis:
+    """Every finding of `toolsets` (restricted to `scope` when given), plus hashes, tokens and targets."""
+    eng = Engine(config, files)
+    out = Analysis(findings=parse_error_findings(parse_errors, config))
+    tool_rules = eng.by_kind("tool")
+    set_rules = eng.by_kind("toolset")
+    pair_codes = [c for c in rules.PAIR_PRECEDENCE if c in eng.enabled]
+    tools_seen = pairs_seen = 0
+    for ts in toolsets:
+        for tool in ts.tools:
+            key = (ts.id, tool.name)
+            out.hashes[key] = schema_hash(tool)
+            out.tokens[key] = tokens.count_tool(tool, chars_per_token=config.chars_per_token)
+            out.targets[key] = eng.targets_of(ts.id, tool)
+            if scope is not None and not scope.in_scope_tool(ts.id, tool.name):
+                continue
+            tools_seen += 1
+            targets = eng.target_objects(ts.id, tool)
+            for code, module in tool_rules:
+                ctx = eng.context(code, targets, ts.id)
+                for problem in module.check(tool, ctx):
+                    out.findings.append(eng.stamp(code, module, problem, ts, tool))
+        if scope is None or scope.in_scope_toolset(ts.id):
+            for code, module in set_rules:
+                ctx = eng.context(code, (), ts.id)
+                for problem in module.check(ts, ctx):
+                    at = _tool_named(ts, problem.tools) or (ts.tools[0] if ts.tools else None)
+                    if at is not None:
+                        out.findings.append(eng.stamp(code, module, problem, ts, at))
+        if pair_codes and len(ts.tools) > 1:
+            pairs_seen += _pair_findings(eng, ts, pair_codes, scope, out.findings)
+    out.stats = {
+        "toolsets": len(toolsets),
+        "tools": sum(len(ts.tools) for ts in toolsets),
+        "tools_analysed": tools_seen,
+        "pairs_analysed": pairs_seen,
+    }
+    out.findings.sort(key=_finding_order)
+    return out
+
+
+def _pair_findings(
+    eng: Engine, ts: Toolset, codes: list[str], scope: ScopeLike | None, sink: list[Finding]
+) -> int:
+    base_ctx = eng.context(codes[0], (), ts.id)
+    views = [pairs.analyse(t, base_ctx) for t in ts.tools]
+    contexts = {c: eng.context(c, (), ts.id) for c in codes}
+    checked = 0
+    for i, j in pairs.candidates(views):
+        a, b = ts.tools[i], ts.tools[j]
+        if scope is not None and not scope.in_scope_pair(ts.id, a.name, b.name):
+            continue
+        checked += 1
+        hit = pairs.check_pair(views[i], views[j], contexts)
+        if hit is not None:
+            code, problem = hit
+            sink.append(eng.stamp(code, eng.enabled[code], problem, ts, b))
+    return checked
+
+
+def _tool_named(ts: Toolset, names: tuple[str, ...]) -> Tool | None:
+    for tool in ts.tools:
+        if names and tool.name == names[-1]:
+            return tool
+    return None
+
+
+def _finding_order(f: Finding) -> tuple[str, int, str, str, str]:
+    return (f.file, f.line, f.code, f.pointer, f.fingerprint)
