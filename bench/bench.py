@@ -1,0 +1,173 @@
+"""`make bench`: speed and memory of tooldiff, as ratios to bare JSON parsing measured in the same run.
+
+Each measurement runs in a fresh subprocess (so peak RSS is that run's own) and is repeated 5 times; the
+median is reported. Needs ../shared/corpora/combined/all_tools.jsonl; exits with a message without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpora" / "combined" / "all_tools.jsonl"
+RUNS = 5
+
+
+def records() -> list[dict[str, object]]:
+    with CORPUS.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def write_shapes(tmp: Path) -> dict[str, Path]:
+    """406 toolset files of 50 tools, and one toolset file of 10,000 tools."""
+    recs = records()
+    small = tmp / "toolsets-of-50"
+    small.mkdir()
+    for i in range(0, len(recs), 50):
+        chunk = recs[i : i + 50]
+        (small / f"toolset_{i // 50:04d}.json").write_text(json.dumps(chunk, indent=1), encoding="utf-8")
+    big = tmp / "one-toolset-10k"
+    big.mkdir()
+    (big / "tools.json").write_text(json.dumps(recs[:10_000], indent=1), encoding="utf-8")
+    return {"toolsets-of-50": small, "one-toolset-10k": big}
+
+
+def git(repo: Path, *args: str) -> None:
+    env = {"GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@x", "GIT_COMMITTER_NAME": "b",
+           "GIT_COMMITTER_EMAIL": "b@x", "GIT_CONFIG_GLOBAL": "/dev/null", "PATH": "/usr/bin:/bin"}
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
+
+
+def make_pr_repo(src: Path, tmp: Path) -> Path:
+    """The 406 files as a repository, and a PR branch that changes 3 tools of one toolset."""
+    repo = tmp / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    for f in sorted(src.iterdir()):
+        (repo / f.name).write_bytes(f.read_bytes())
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "base")
+    git(repo, "checkout", "-q", "-b", "pr")
+    target = repo / "toolset_0100.json"
+    tools = json.loads(target.read_text(encoding="utf-8"))
+    for t in tools[:3]:
+        t["description"] = str(t.get("description", "")) + " Returns at most 20 results."
+    target.write_text(json.dumps(tools, indent=1), encoding="utf-8")
+    git(repo, "commit", "-q", "-am", "pr: edit 3 tools")
+    return repo
+
+
+# --- one measurement, run in a child process ------------------------------------------------------
+
+def _parse(path: Path) -> dict[str, object]:
+    for f in sorted(path.rglob("*.json")):
+        json.loads(f.read_bytes())
+    return {}
+
+
+def _check(path: Path) -> dict[str, object]:
+    from tooldiff.check import run_check
+    from tooldiff.config import Config
+    from tooldiff.sources import WorktreeSource
+
+    report = run_check(WorktreeSource(path), Config.default())
+    return {"pairs": report.stats.get("pairs_analysed", 0), "findings": len(report.findings)}
+
+
+def _check_no_pairs(path: Path) -> dict[str, object]:
+    from tooldiff.check import run_check
+    from tooldiff.config import Config
+    from tooldiff.rules import PAIR_PRECEDENCE
+    from tooldiff.sources import WorktreeSource
+
+    off = {code: {"enabled": False} for code in PAIR_PRECEDENCE}
+    report = run_check(WorktreeSource(path), Config.from_mapping({"rules": off}))
+    return {"pairs": report.stats.get("pairs_analysed", 0), "findings": len(report.findings)}
+
+
+def _diff(path: Path) -> dict[str, object]:
+    from tooldiff.diffrun import run_diff
+
+    report = run_diff(path, "main", "pr")
+    return {"pairs": report.stats.get("pairs_analysed", 0), "findings": len(report.findings)}
+
+
+KINDS: dict[str, Callable[[Path], dict[str, object]]] = {
+    "parse": _parse, "check": _check, "check-no-pairs": _check_no_pairs, "diff": _diff,
+}
+
+
+def child(kind: str, path: Path) -> None:
+    if kind != "parse":
+        # Import time is the same for every mode; the ratios compare the work itself.
+        import tooldiff.check
+        import tooldiff.diffrun  # noqa: F401
+    start = time.perf_counter()
+    extra = KINDS[kind](path)
+    seconds = time.perf_counter() - start
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb, **extra}))
+
+
+def measure(kind: str, path: Path) -> dict[str, float]:
+    runs = []
+    for _ in range(RUNS):
+        out = subprocess.run([sys.executable, __file__, "--child", kind, str(path)],
+                             check=True, capture_output=True, text=True)
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    med = {k: statistics.median(float(r[k]) for r in runs) for k in runs[0]}
+    return med
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--child", nargs=2, metavar=("KIND", "PATH"))
+    args = parser.parse_args()
+    if args.child:
+        child(args.child[0], Path(args.child[1]))
+        return 0
+    if not CORPUS.exists():
+        print(f"bench: {CORPUS} is absent (../shared is not beside the repository); nothing measured.")
+        return 0
+    print(f"tooldiff bench: median of {RUNS} runs each, every figure measured in this run\n")
+    with tempfile.TemporaryDirectory(prefix="tooldiff-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        shapes = write_shapes(tmp)
+        rows = []
+        for shape, path in shapes.items():
+            parse = measure("parse", path)
+            check = measure("check", path)
+            rows.append((shape, parse, check))
+            print(f"check  {shape:16s} {check['seconds']:7.2f} s  peak {check['peak_mb']:6.0f} MB  "
+                  f"pairs {int(check['pairs']):>8d}  bare json parse {parse['seconds']:.3f} s  "
+                  f"ratio {check['seconds'] / parse['seconds']:6.1f}x  (target: "
+                  f"{'25x, <300 MB' if shape == 'toolsets-of-50' else '50x'})")
+        small = shapes["toolsets-of-50"]
+        no_pairs = measure("check-no-pairs", small)
+        with_pairs = rows[0][2]
+        print(f"\npair rules cost on the 20k corpus: check {with_pairs['seconds']:.2f} s vs "
+              f"{no_pairs['seconds']:.2f} s without pair rules = {with_pairs['seconds'] / no_pairs['seconds']:.2f}x"
+              " (target: <= 1.5x)")
+        repo = make_pr_repo(small, tmp)
+        diff = measure("diff", repo)
+        full = measure("check", repo)
+        print(f"\nPR mode (406 files as a repo, PR edits 3 tools of one toolset): diff {diff['seconds']:.2f} s "
+              f"(git reads included, {int(diff['pairs'])} pairs) vs full check {full['seconds']:.2f} s = "
+              f"{full['seconds'] / diff['seconds']:.1f}x faster (target: >= 20x)")
+    extra = ROOT / "bench" / "action_bench.py"
+    if extra.exists():
+        subprocess.run([sys.executable, str(extra)], check=False)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
