@@ -1,0 +1,37 @@
+"""`tooldiff init`: write the workflow and a commented `.tooldiff.yml`, never clobbering a user's edits."""
+
+from __future__ import annotations
+
+import sys
+from importlib import resources
+from pathlib import Path
+
+FILES = {
+    ".github/workflows/tooldiff.yml": "workflow.yml",
+    ".tooldiff.yml": "default-config.yml",
+}
+
+
+def _template(name: str) -> str:
+    return resources.files("tooldiff").joinpath("data", name).read_text(encoding="utf-8")
+
+
+def run_init(root: Path, *, force: bool = False) -> int:
+    """0 when every file is in place; 1 when a file differs and `force` was not given."""
+    status = 0
+    for rel, template in FILES.items():
+        path = root / rel
+        text = _template(template)
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            print(f"unchanged  {rel}")
+            continue
+        if path.exists() and not force:
+            print(f"skipped    {rel}: it differs from what init writes (use --force to overwrite)",
+                  file=sys.stderr)
+            status = 1
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        existed = path.exists()
+        path.write_text(text, encoding="utf-8")
+        print(f"{'overwrote' if existed else 'wrote'}    {rel}")
+    return status
