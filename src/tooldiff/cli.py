@@ -101,7 +101,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _diff(args)
     if cmd == "describe":
         from tooldiff.check import check_paths
-        from tooldiff.render.describe import render_describe
+        from tooldiff.describe import render_describe
 
         sys.stdout.write(render_describe(check_paths(args.paths, args.config)))
         return 0

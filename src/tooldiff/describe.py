@@ -1,0 +1,25 @@
+"""`tooldiff describe`: seed 002's per-tool view, one row per tool."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from tooldiff.model import Report
+
+
+def render_describe(report: Report) -> str:
+    codes: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for f in report.findings:
+        for name in f.tools:
+            codes[(f.toolset, name)].append(f"{f.severity}:{f.code}")
+    methods = list(report.token_methods)
+    header = ["tool", "toolset", *(f"tokens[{m}]" for m in methods), "schemaHash", "targets", "findings"]
+    rows = [header]
+    for t in report.tools:
+        counts = [str(t.tokens.get(m, {}).get("head", "")) for m in methods]
+        found = sorted(codes.get((t.toolset, t.name), []))
+        rows.append([t.name, f"{t.toolset}:{t.line}", *counts, t.schema_hash, ",".join(t.targets),
+                     ", ".join(found) or "ok"])
+    widths = [min(max(len(r[i]) for r in rows), 48) for i in range(len(header))]
+    lines = ["  ".join(c[:48].ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    return "\n".join(lines) + "\n"
