@@ -1,0 +1,181 @@
+"""What a pull request changes about the tools: toolsets matched across refs, tools classified.
+
+Toolsets match by id, following file renames; tools match by name within a toolset. Everything is
+compared in canonical form, so reordering tools or keys and reformatting a file change nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tooldiff.model import Change, Tool, Toolset
+
+# A removed and an added tool with one schema are a rename when their descriptions are this alike.
+RENAME_RATIO = 0.8
+
+
+def canonical(value: Any) -> str:
+    """RFC 8785 canonical JSON when `schemahash` provides it; sorted-key JSON otherwise."""
+    try:
+        from tooldiff.schemahash import canonical_json
+    except ImportError:  # pragma: no cover - only while schemahash is being written
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return canonical_json(value)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolChange:
+    name: str  # the head name; the base name for a removed tool
+    change: Change
+    changed_parts: tuple[str, ...] = ()
+    base: Tool | None = None
+    head: Tool | None = None
+    previous_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolsetDiff:
+    id: str  # the head id; the base id for a removed toolset
+    base_id: str | None
+    status: Change
+    tools: tuple[ToolChange, ...]
+    base: Toolset | None = None
+    head: Toolset | None = None
+
+    @property
+    def changes(self) -> tuple[ToolChange, ...]:
+        return tuple(t for t in self.tools if t.change != "unchanged")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TreeDiff:
+    toolsets: tuple[ToolsetDiff, ...]
+
+    def toolset_map(self) -> dict[str, str]:
+        """Base toolset id -> head toolset id, for every toolset present on both sides."""
+        return {d.base_id: d.id for d in self.toolsets if d.base_id is not None and d.head is not None}
+
+    def name_map(self) -> dict[tuple[str, str], str]:
+        """(base toolset id, base tool name) -> head tool name, for renamed tools."""
+        return {(d.base_id, c.previous_name): c.name for d in self.toolsets if d.base_id is not None
+                for c in d.tools if c.change == "renamed" and c.previous_name is not None}
+
+    @property
+    def changed(self) -> tuple[ToolsetDiff, ...]:
+        return tuple(d for d in self.toolsets if d.status in ("added", "removed", "modified"))
+
+
+def _parts(a: Tool, b: Tool) -> tuple[str, ...]:
+    parts = []
+    if a.description != b.description:
+        parts.append("description")
+    # `strict` decides a tool's default targets, so it belongs with the schema.
+    if a.strict != b.strict or canonical(a.input_schema) != canonical(b.input_schema):
+        parts.append("schema")
+    # Annotations (destructiveHint ...) and the title feed the blast-radius rules.
+    if canonical(dict(a.annotations or {})) != canonical(dict(b.annotations or {})) or a.title != b.title:
+        parts.append("annotations")
+    if a.format != b.format and not parts:
+        parts.append("format")
+    return tuple(parts)
+
+
+def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
+    """Pair removed and added tools with the same schema and nearly the same description, best first."""
+    scored = []
+    for i, r in enumerate(removed):
+        schema = canonical(r.input_schema)
+        for j, a in enumerate(added):
+            if canonical(a.input_schema) != schema:
+                continue
+            m = difflib.SequenceMatcher(None, r.description, a.description, autojunk=False)
+            if m.real_quick_ratio() >= RENAME_RATIO and m.quick_ratio() >= RENAME_RATIO:
+                ratio = m.ratio()
+                if ratio >= RENAME_RATIO:
+                    scored.append((-ratio, i, j))
+    out, used_r, used_a = [], set(), set()
+    for _, i, j in sorted(scored):
+        if i not in used_r and j not in used_a:
+            used_r.add(i)
+            used_a.add(j)
+            out.append((removed[i], added[j]))
+    return out
+
+
+def diff_tools(base: Sequence[Tool], head: Sequence[Tool]) -> list[ToolChange]:
+    pending: dict[str, list[Tool]] = {}
+    for t in base:
+        pending.setdefault(t.name, []).append(t)
+    out: list[ToolChange] = []
+    added: list[Tool] = []
+    for h in head:
+        olds = pending.get(h.name)
+        if not olds:
+            added.append(h)
+            continue
+        b = olds.pop(0)
+        parts = _parts(b, h)
+        out.append(ToolChange(name=h.name, change="modified" if parts else "unchanged",
+                              changed_parts=parts, base=b, head=h))
+    removed = [t for ts in pending.values() for t in ts]
+    for b, h in _renames(removed, added):
+        removed.remove(b)
+        added.remove(h)
+        parts = ("description",) if b.description != h.description else ()
+        out.append(ToolChange(name=h.name, change="renamed", changed_parts=parts, base=b, head=h,
+                              previous_name=b.name))
+    out += [ToolChange(name=t.name, change="removed", base=t) for t in removed]
+    out += [ToolChange(name=t.name, change="added", head=t) for t in added]
+    return sorted(out, key=lambda c: (c.name, c.change))
+
+
+def match_toolsets(
+    base: Sequence[Toolset], head: Sequence[Toolset], renames: Mapping[str, str]
+) -> dict[str, str]:
+    """Base id -> head id. A file id follows its rename; a folder or named id matches as is, or
+    follows the renamed files of the toolset to the head toolset most of them landed in."""
+    head_ids = {ts.id for ts in head}
+    home = {f: ts.id for ts in head for f in ts.files}
+    out: dict[str, str] = {}
+    for ts in base:
+        if ts.id in renames and renames[ts.id] in home:
+            target: str | None = home[renames[ts.id]]
+        elif ts.id in head_ids:
+            target = ts.id
+        else:
+            votes = Counter(home[renames.get(f, f)] for f in ts.files if renames.get(f, f) in home)
+            target = votes.most_common(1)[0][0] if votes else None
+        if target is not None and target not in out.values():
+            out[ts.id] = target
+    return out
+
+
+def diff_toolsets(
+    base: Sequence[Toolset], head: Sequence[Toolset], renames: Mapping[str, str]
+) -> TreeDiff:
+    mapping = match_toolsets(base, head, renames)
+    head_by_id = {ts.id: ts for ts in head}
+    matched_heads = set(mapping.values())
+    out: list[ToolsetDiff] = []
+    for b in base:
+        h = head_by_id.get(mapping.get(b.id, "\0"))
+        if h is None:
+            tools = tuple(ToolChange(name=t.name, change="removed", base=t) for t in b.tools)
+            out.append(ToolsetDiff(id=b.id, base_id=b.id, status="removed", tools=tools, base=b))
+            continue
+        changes = tuple(diff_tools(b.tools, h.tools))
+        if any(c.change != "unchanged" for c in changes):
+            status: Change = "modified"
+        else:
+            status = "renamed" if h.id != b.id else "unchanged"
+        out.append(ToolsetDiff(id=h.id, base_id=b.id, status=status, tools=changes, base=b, head=h))
+    for h in head:
+        if h.id not in matched_heads:
+            tools = tuple(ToolChange(name=t.name, change="added", head=t) for t in h.tools)
+            out.append(ToolsetDiff(id=h.id, base_id=None, status="added", tools=tools, head=h))
+    return TreeDiff(toolsets=tuple(sorted(out, key=lambda d: d.id)))

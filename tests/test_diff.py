@@ -1,0 +1,106 @@
+"""diff_toolsets on hand-built toolsets: classification, renames, moves, canonical comparison."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tooldiff.diff import diff_tools, diff_toolsets
+from tooldiff.model import Tool, Toolset
+from tooldiff.scope import FULL, scopes
+
+
+def t(name: str, desc: str = "Search the docs for a query.", schema: Any = None, file: str = "a.json",
+      **kw: Any) -> Tool:
+    schema = schema if schema is not None else {"type": "object", "properties": {"q": {"type": "string"}}}
+    return Tool(name=name, description=desc, input_schema=schema, format="anthropic", file=file, line=1,
+                pointer="/0", schema_pointer="/0/input_schema", **kw)
+
+
+def ts(id: str, *tools: Tool, files: tuple[str, ...] | None = None) -> Toolset:
+    return Toolset(id=id, files=files or (id,), tools=tools)
+
+
+def changes(base: list[Tool], head: list[Tool]) -> dict[str, tuple[str, tuple[str, ...]]]:
+    return {c.name: (c.change, c.changed_parts) for c in diff_tools(base, head)}
+
+
+def test_reorder_and_key_order_change_nothing() -> None:
+    s1 = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}}
+    s2 = {"properties": {"b": {"type": "integer"}, "a": {"type": "string"}}, "type": "object"}
+    got = changes([t("x", schema=s1), t("y")], [t("y"), t("x", schema=s2)])
+    assert got == {"x": ("unchanged", ()), "y": ("unchanged", ())}
+
+
+def test_added_removed_modified() -> None:
+    got = changes(
+        [t("keep"), t("gone", "Delete every ticket in the queue."), t("edit")],
+        [t("keep"), t("edit", "Search the docs for a query, by title only.",
+                      {"type": "object", "properties": {}}), t("fresh", "Create a new ticket.")],
+    )
+    assert got == {
+        "keep": ("unchanged", ()),
+        "gone": ("removed", ()),
+        "edit": ("modified", ("description", "schema")),
+        "fresh": ("added", ()),
+    }
+
+
+def test_annotations_and_strict_are_changes() -> None:
+    got = changes([t("a"), t("b")], [t("a", annotations={"destructiveHint": True}), t("b", strict=True)])
+    assert got == {"a": ("modified", ("annotations",)), "b": ("modified", ("schema",))}
+
+
+def test_rename_needs_same_schema_and_close_description() -> None:
+    desc = "Search the knowledge base documents for a query and return matching articles."
+    [c] = [c for c in diff_tools([t("search_docs", desc)], [t("search_documents", desc + " ")])
+           if c.change != "unchanged"]
+    assert (c.change, c.previous_name, c.changed_parts) == ("renamed", "search_docs", ("description",))
+    other = {"type": "object", "properties": {"q": {"type": "integer"}}}
+    got = changes([t("search_docs", desc)], [t("search_documents", desc, other)])
+    assert got == {"search_docs": ("removed", ()), "search_documents": ("added", ())}
+    got = changes([t("search_docs", desc)], [t("find_user", "Find a user account by e-mail address.")])
+    assert got == {"search_docs": ("removed", ()), "find_user": ("added", ())}
+
+
+def test_moved_file_keeps_its_toolset() -> None:
+    base = [ts("tools/a.json", t("x"), t("y"))]
+    head = [ts("agent/a.json", t("x", file="agent/a.json"), t("y", file="agent/a.json"))]
+    d = diff_toolsets(base, head, {"tools/a.json": "agent/a.json"})
+    [only] = d.toolsets
+    assert (only.id, only.base_id, only.status) == ("agent/a.json", "tools/a.json", "renamed")
+    assert d.toolset_map() == {"tools/a.json": "agent/a.json"}
+    assert d.changed == ()
+
+
+def test_renamed_folder_toolset_follows_its_files() -> None:
+    base = [ts("mcp/tools", t("x", file="mcp/tools/x.json"), t("y", file="mcp/tools/y.json"),
+               files=("mcp/tools/x.json", "mcp/tools/y.json"))]
+    head = [ts("server/tools", t("x", file="server/tools/x.json"),
+               t("y2", "Other.", file="server/tools/y2.json"),
+               files=("server/tools/x.json", "server/tools/y2.json"))]
+    d = diff_toolsets(base, head, {"mcp/tools/x.json": "server/tools/x.json"})
+    [only] = d.toolsets
+    assert (only.id, only.base_id, only.status) == ("server/tools", "mcp/tools", "modified")
+    assert {c.name: c.change for c in only.changes} == {"y": "removed", "y2": "added"}
+
+
+def test_new_file_beside_renamed_one_is_added() -> None:
+    base = [ts("a.json", t("x"))]
+    head = [ts("b.json", t("x", file="b.json")), ts("a.json", t("z", "Brand new tool here."))]
+    d = diff_toolsets(base, head, {"a.json": "b.json"})
+    assert {(x.id, x.base_id, x.status) for x in d.toolsets} == {
+        ("b.json", "a.json", "renamed"), ("a.json", None, "added")}
+
+
+def test_scopes_cover_both_sides() -> None:
+    base = [ts("s", t("keep"), t("gone", "Remove things."), t("old_name", "Tell the time of day now."))]
+    head = [ts("s", t("keep"), t("new_name", "Tell the time of day now!"), t("fresh", "Create items."))]
+    d = diff_toolsets(base, head, {})
+    b, h = scopes(d)
+    assert b.changed == {("s", "gone"), ("s", "old_name")}
+    assert h.changed == {("s", "new_name"), ("s", "fresh")}
+    assert h.in_scope_pair("s", "keep", "fresh") and not h.in_scope_pair("s", "keep", "keep2")
+    assert h.in_scope_toolset("s") and not h.in_scope_toolset("other")
+    assert not h.in_scope_tool("s", "keep") and FULL.in_scope_tool("s", "keep")
+    unchanged = diff_toolsets(base, base, {})
+    assert scopes(unchanged)[1].changed == frozenset() and unchanged.changed == ()
