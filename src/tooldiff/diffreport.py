@@ -1,0 +1,87 @@
+"""Assembles the diff `Report`: new, existing and resolved findings, token deltas, schemaHash changes.
+
+Base findings are first re-keyed to head identities (a moved file keeps its toolset, a renamed tool its
+findings), then new = head - base and resolved = base - head, by fingerprint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+
+from tooldiff.diff import ToolChange, ToolsetDiff, TreeDiff
+from tooldiff.engine import Analysis
+from tooldiff.model import Finding, ToolReport, ToolsetReport, fingerprint
+
+Key = tuple[str, str]
+TokenRow = dict[str, dict[str, int | None]]
+
+
+def translate(findings: Iterable[Finding], diff: TreeDiff) -> list[Finding]:
+    """Base findings under their head toolset ids and tool names, fingerprints recomputed."""
+    sets, names = diff.toolset_map(), diff.name_map()
+    out = []
+    for f in findings:
+        ts = sets.get(f.toolset, f.toolset)
+        tools = tuple(names.get((f.toolset, n), n) for n in f.tools)
+        if (ts, tools) != (f.toolset, f.tools):
+            f = replace(f, toolset=ts, tools=tools, fingerprint=fingerprint(f.code, ts, tools, f.pointer))
+        out.append(f)
+    return out
+
+
+def compare(base: Sequence[Finding], head: Sequence[Finding]) -> tuple[list[Finding], list[Finding]]:
+    """(head findings marked new or existing, resolved base findings). `base` must be translated."""
+    base_fps = {f.fingerprint for f in base}
+    head_fps = {f.fingerprint for f in head}
+    marked = [replace(f, status="existing" if f.fingerprint in base_fps else "new") for f in head]
+    seen: set[str] = set()
+    resolved = []
+    for f in base:
+        if f.fingerprint not in head_fps and f.fingerprint not in seen:
+            seen.add(f.fingerprint)
+            resolved.append(replace(f, status="existing"))
+    return marked, resolved
+
+
+def token_row(base: Mapping[str, int] | None, head: Mapping[str, int] | None) -> TokenRow:
+    """Per method {base, head, delta}; an absent side is None, and counts as 0 in the delta."""
+    methods = sorted(set(base or {}) | set(head or {}))
+    row: TokenRow = {}
+    for m in methods:
+        b = None if base is None else base.get(m)
+        h = None if head is None else head.get(m)
+        row[m] = {"base": b, "head": h, "delta": (h or 0) - (b or 0)}
+    return row
+
+
+def _sum(rows: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for row in rows:
+        for m, n in row.items():
+            total[m] = total.get(m, 0) + n
+    return total
+
+
+def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis) -> ToolReport:
+    at = c.head or c.base
+    assert at is not None
+    bkey = (d.base_id or "", c.base.name) if c.base is not None else None
+    hkey = (d.id, c.head.name) if c.head is not None else None
+    return ToolReport(
+        name=c.name, toolset=d.id, file=at.file, line=at.line, end_line=at.end_line, format=at.format,
+        targets=(head.targets.get(hkey, ()) if hkey else base.targets.get(bkey, ()) if bkey else ()),
+        schema_hash=head.hashes.get(hkey, "") if hkey else "",
+        previous_schema_hash=base.hashes.get(bkey) if bkey else None,
+        tokens=token_row(base.tokens.get(bkey) if bkey else None, head.tokens.get(hkey) if hkey else None),
+        change=c.change, changed_parts=c.changed_parts, previous_name=c.previous_name,
+    )
+
+
+def toolset_report(d: ToolsetDiff, base: Analysis, head: Analysis, budget: int | None) -> ToolsetReport:
+    b = _sum(base.tokens.get((d.base_id or "", t.name), {}) for t in d.base.tools) if d.base else None
+    h = _sum(head.tokens.get((d.id, t.name), {}) for t in d.head.tools) if d.head else None
+    files = d.head.files if d.head else d.base.files if d.base else ()
+    return ToolsetReport(id=d.id, files=files, tool_count=len(d.head.tools) if d.head else 0,
+                         tokens=token_row(b, h), budget=budget, change=d.status)
+

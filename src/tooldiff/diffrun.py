@@ -1,0 +1,218 @@
+"""`tooldiff diff`: what a pull request changes about its tools, and what it breaks.
+
+Compares the merge base of BASE and HEAD with HEAD (GitHub's "Files changed"), reading both from git
+objects. Under `pull_request` both refs use the head's `.tooldiff.yml` and baseline, so adopting tooldiff
+does not make every old finding new; under `pull_request_target` both use the base's, so a fork cannot
+silence itself.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from tooldiff import codetools, tokens
+from tooldiff.baseline import apply_status, load_baseline
+from tooldiff.check import CONFIG_NAMES, find_config
+from tooldiff.config import Config
+from tooldiff.diff import TreeDiff, diff_toolsets
+from tooldiff.diffreport import compare, tool_report, toolset_report, translate
+from tooldiff.discover import discover
+from tooldiff.engine import Analysis, analyse
+from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
+from tooldiff.model import ParseError, Report, Toolset
+from tooldiff.scope import Scope, neighbours, scopes
+from tooldiff.sources import FileSource, WorktreeSource
+
+OVERHEAD_NOTE = ("Token deltas leave out the fixed per-request overhead a provider adds for tools: "
+                 "it is the same at base and head, so it cancels out.")
+
+
+@dataclass(slots=True)
+class Side:
+    """One ref, discovered: its source, toolsets, file bytes and parse errors."""
+
+    source: FileSource
+    toolsets: list[Toolset]
+    files: dict[str, bytes]
+    errors: list[ParseError]
+    commands_ran: list[str] = field(default_factory=list)
+
+
+def _config_bytes(source: FileSource) -> bytes | None:
+    got = source.read_many(CONFIG_NAMES)
+    return next((got[n] for n in CONFIG_NAMES if n in got), None)
+
+
+def _discover(source: FileSource, config: Config, paths: Sequence[str],
+              commands_dir: Path | None) -> Side:
+    found = discover(source, config, paths)
+    side = Side(source, list(found.toolsets), dict(found.files), list(found.errors))
+    if commands_dir is not None and config.sources:
+        extra = codetools.run_commands(config.sources, commands_dir)
+        side.toolsets += extra.toolsets
+        side.files.update(extra.files)
+        side.errors += extra.errors
+        side.commands_ran = extra.ran
+    return side
+
+
+def config_changes(base: FileSource, head: FileSource, used: Config, config_from: str) -> list[str]:
+    """What changed in the config, the ignores and the baseline: the comment lists it."""
+    out: list[str] = []
+    b_raw, h_raw = _config_bytes(base), _config_bytes(head)
+    if b_raw != h_raw:
+        what = "added" if b_raw is None else "removed" if h_raw is None else "changed"
+        out.append(f"The tooldiff config was {what} in this change; both refs were analysed with the "
+                   f"{config_from}'s config, over every toolset.")
+        try:
+            other = find_config(base if config_from == "head" else head)
+            b_ign, h_ign = (other, used) if config_from == "head" else (used, other)
+            for ig in sorted(set(h_ign.ignores) - set(b_ign.ignores), key=str):
+                out.append(f"Ignore added: {ig.code} on {ig.tool} ({ig.reason})")
+            for ig in sorted(set(b_ign.ignores) - set(h_ign.ignores), key=str):
+                out.append(f"Ignore removed: {ig.code} on {ig.tool} ({ig.reason})")
+        except Exception as exc:  # the other side's config is only compared, never used
+            out.append(f"The {'base' if config_from == 'head' else 'head'}'s config does not load: {exc}")
+    path = used.baseline
+    b_base, h_base = base.read_many([path]).get(path), head.read_many([path]).get(path)
+    if b_base != h_base:
+        try:
+            b_fps, h_fps = set(load_baseline(b_base).entries), set(load_baseline(h_base).entries)
+            out.append(f"Baseline {path} changed: {len(h_fps - b_fps)} fingerprints added, "
+                       f"{len(b_fps - h_fps)} removed.")
+        except ValueError as exc:
+            out.append(f"Baseline {path} changed and does not load: {exc}")
+    return out
+
+
+def _pick(toolsets: Iterable[Toolset], ids: frozenset[str], full: bool) -> list[Toolset]:
+    return [ts for ts in toolsets if full or ts.id in ids]
+
+
+def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Config, *,
+               full: bool, notes: Sequence[str] = (), changes: Sequence[str] = (),
+               base_ref: str | None = None, head_ref: str | None = None) -> Report:
+    """The diff report of two discovered trees analysed with one config."""
+    tree = diff_toolsets(base.toolsets, head.toolsets, renames)
+    base_scope, head_scope = scopes(tree, full=full)
+    base_sets = _pick(base.toolsets, base_scope.changed_toolsets, full)
+    head_sets = _pick(head.toolsets, head_scope.changed_toolsets, full)
+    head_scope = neighbours(head_scope, head_sets, config)
+    a_base = analyse(base_sets, config, base.files, scope=base_scope, parse_errors=base.errors)
+    a_head = analyse(head_sets, config, head.files, scope=head_scope, parse_errors=head.errors)
+    marked, resolved = compare(translate(a_base.findings, tree), a_head.findings)
+    baseline = load_baseline(head.source.read_many([config.baseline]).get(config.baseline), config.baseline)
+    findings = apply_status(marked, baseline, config)
+    return Report(
+        mode="diff",
+        toolsets=tuple(toolset_report(d, a_base, a_head, config.toolset_budget(d.id)) for d in tree.changed),
+        tools=tuple(tool_report(d, c, a_base, a_head) for d in tree.changed for c in d.changes),
+        findings=tuple(findings),
+        resolved=tuple(resolved),
+        stats=_stats(tree, a_base, a_head, head_scope),
+        token_methods=tokens.available_methods(),
+        notes=(*notes, *([OVERHEAD_NOTE] if tree.changed else [])),
+        base_ref=base_ref,
+        head_ref=head_ref,
+        config_changes=tuple(changes),
+    )
+
+
+def _stats(tree: TreeDiff, base: Analysis, head: Analysis, scope: Scope) -> dict[str, int]:
+    return {
+        "toolsets": len(tree.toolsets),
+        "toolsets_changed": len(tree.changed),
+        "tools_changed": sum(len(d.changes) for d in tree.changed),
+        "neighbours": len(scope.neighbours),
+        "tools_analysed": head.stats.get("tools_analysed", 0),
+        "pairs_analysed": head.stats.get("pairs_analysed", 0),
+        "base_tools_analysed": base.stats.get("tools_analysed", 0),
+        "base_pairs_analysed": base.stats.get("pairs_analysed", 0),
+    }
+
+
+def run_diff(
+    repo: Path,
+    base: str,
+    head: str = "HEAD",
+    *,
+    worktree: bool = False,
+    paths: Sequence[str] = (),
+    config_from: Literal["head", "base"] = "head",
+    run_commands: bool | None = None,
+) -> Report:
+    """Diff the merge base of `base` and `head` against `head` (or the work tree with `worktree`).
+
+    `run_commands` (code-defined tools) defaults to on under `config_from="head"` only: under
+    `pull_request_target` the head is untrusted code.
+    """
+    git = GitRepo(repo)
+    head_sha = git.resolve(head)
+    base_sha = git.resolve(base)
+    merge_base = git.merge_base_fetching(base_sha, head_sha)
+    base_src = GitSource(git, merge_base, label=base)
+    head_src: FileSource = GitWorktreeSource(git) if worktree else GitSource(git, head_sha, label=head)
+    config = find_config(head_src if config_from == "head" else base_src)
+    run = (config_from == "head") if run_commands is None else run_commands
+    prefix = Path(repo).resolve().relative_to(git.root.resolve()).as_posix()
+    rel = [posixpath.normpath(posixpath.join(prefix, p)) for p in paths]
+    notes: list[str] = []
+    with (codetools.worktree(git, merge_base) if run and config.sources else nullcontext()) as b_dir:
+        base_side = _discover(base_src, config, rel, b_dir)
+    if worktree:
+        head_side = _discover(head_src, config, rel, git.root if run else None)
+    else:
+        with (codetools.worktree(git, head_sha) if run and config.sources else nullcontext()) as h_dir:
+            head_side = _discover(head_src, config, rel, h_dir)
+    for cmd in dict.fromkeys(base_side.commands_ran + head_side.commands_ran):
+        notes.append(f"Ran the configured command `{cmd}` in a temporary worktree of each ref.")
+    if config.sources and not run:
+        notes.append("Configured commands were not run (untrusted head under pull_request_target).")
+    changes = config_changes(base_src, head_src, config, config_from)
+    full = _config_bytes(base_src) != _config_bytes(head_src)
+    renames = git.renames(merge_base, None if worktree else head_sha)
+    return diff_sides(base_side, head_side, renames, config, full=full, notes=notes, changes=changes,
+                      base_ref=merge_base, head_ref=None if worktree else head_sha)
+
+
+def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = None) -> Report:
+    """Two files or two folders outside git. Two files of different names are one toolset renamed."""
+    base_path, head_path = Path(base_path), Path(head_path)
+    if base_path.is_file() and head_path.is_file():
+        b_src: FileSource = _OneFile(base_path)
+        h_src: FileSource = _OneFile(head_path)
+        renames = {base_path.name: head_path.name} if base_path.name != head_path.name else {}
+    else:
+        b_src, h_src, renames = WorktreeSource(base_path), WorktreeSource(head_path), {}
+    config = config or find_config(h_src)
+    base_side = _discover(b_src, config, (), None)
+    head_side = _discover(h_src, config, (), None)
+    return diff_sides(base_side, head_side, renames, config, full=False,
+                      base_ref=str(base_path), head_ref=str(head_path),
+                      changes=config_changes(b_src, h_src, config, "head"))
+
+
+class _OneFile:
+    """A FileSource holding one file, under its own name."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.label = str(path)
+
+    def list_files(self) -> list[str]:
+        return [self.path.name]
+
+    def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:
+        return {p: self.path.read_bytes() for p in paths if p == self.path.name}
+
+    def symlink_target(self, path: str) -> str | None:
+        return None
+
+    def size(self, path: str) -> int:
+        return self.path.stat().st_size if path == self.path.name else 0
+
