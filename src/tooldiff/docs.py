@@ -1,0 +1,141 @@
+"""Rule documentation, parsed from each rule module's docstring: `docs/rules.md`, `tooldiff explain`, SARIF.
+
+A docstring opens with a one-paragraph summary, then sections headed by a line of their own:
+`What it finds`, `Why it matters`, `Example`, `Use instead`, `References` (as `## Title`, `**Title**`,
+`*Title*`, `Title:` or an underlined title). `python -m tooldiff.docs` prints docs/rules.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from dataclasses import dataclass, field
+from types import ModuleType
+
+from tooldiff.rules import registry
+
+PROJECT_URL = "https://github.com/tooldiff/tooldiff"
+SECTION_ORDER = ("What it finds", "Why it matters", "Example", "Use instead", "Options", "References")
+
+_HEADING = re.compile(
+    r"^(?:#{1,6}\s+(?P<a>.+?)\s*#*|\*{1,2}(?P<b>[^*]+?)\*{1,2}:?|(?P<c>[A-Z][A-Za-z /-]{2,40}):)$"
+)
+_UNDERLINE = re.compile(r"^(-{3,}|={3,})$")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleDoc:
+    code: str
+    severity: str
+    kind: str
+    summary: str
+    sections: dict[str, str] = field(default_factory=dict)
+    targets: tuple[str, ...] = ()
+
+    @property
+    def anchor(self) -> str:
+        return self.code
+
+    @property
+    def help_uri(self) -> str:
+        return f"{PROJECT_URL}/blob/main/docs/rules.md#{self.anchor}"
+
+
+def parse_docstring(text: str) -> tuple[str, dict[str, str]]:
+    """(summary, sections): the first paragraph, then each headed section's body, dedented and trimmed."""
+    lines = inspect.cleandoc(text or "").splitlines()
+    summary: list[str] = []
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    in_fence = False
+    i = 0
+    while i < len(lines):
+        line = lines[i].rstrip()
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+        title = None
+        if not in_fence:
+            nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            if line and not line.startswith(" ") and _UNDERLINE.match(nxt) and len(line) <= 40:
+                title, i = line.strip(), i + 1
+            elif (m := _HEADING.match(line)) and (current is not None or summary):
+                title = (m.group("a") or m.group("b") or m.group("c")).strip()
+        if title is not None:
+            current = sections.setdefault(_canonical(title), [])
+        elif current is not None:
+            current.append(line)
+        else:
+            summary.append(line)
+        i += 1
+    first = "\n".join(summary).strip().split("\n\n")[0]
+    return " ".join(first.split()), {k: "\n".join(v).strip() for k, v in sections.items()}
+
+
+def _canonical(title: str) -> str:
+    for known in SECTION_ORDER:
+        if title.lower().rstrip(":?") == known.lower():
+            return known
+    return title.rstrip(":")
+
+
+def _module(code: str) -> ModuleType:
+    # The contract: a rule module is named after its kebab-case code.
+    try:
+        module = importlib.import_module(f"tooldiff.rules.{code.replace('-', '_')}")
+    except ImportError as err:
+        raise KeyError(f"no rule {code!r}") from err
+    if getattr(module, "CODE", None) != code:
+        raise KeyError(f"no rule {code!r}")
+    return module
+
+
+def rule_doc(code: str) -> RuleDoc:
+    """The documentation of one rule; KeyError when there is no such rule."""
+    module = _module(code)
+    summary, sections = parse_docstring(module.__doc__ or "")
+    return RuleDoc(
+        code=code,
+        severity=str(module.SEVERITY),
+        kind=str(getattr(module, "KIND", "tool")),
+        summary=summary,
+        sections=sections,
+        targets=tuple(getattr(module, "TARGETS", ())),
+    )
+
+
+def render_rule(doc: RuleDoc) -> str:
+    targets = ", ".join(f"`{t}`" for t in doc.targets) or "all"
+    out = [
+        f"## {doc.code}",
+        "",
+        doc.summary,
+        "",
+        f"Severity: **{doc.severity}** · kind: {doc.kind} · targets: {targets}",
+    ]
+    for title in [*SECTION_ORDER, *sorted(set(doc.sections) - set(SECTION_ORDER))]:
+        if doc.sections.get(title):
+            out += ["", f"### {title}", "", doc.sections[title]]
+    return "\n".join(out) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_rules_markdown() -> str:
+    docs = [rule_doc(code) for code in registry()]
+    out = [
+        "# Rules",
+        "",
+        "Generated from the rule modules' docstrings by `make docs`; do not edit by hand.",
+        "",
+        "| Code | Severity | Kind | What it finds |",
+        "|---|---|---|---|",
+    ]
+    out += [f"| [{d.code}](#{d.anchor}) | {d.severity} | {d.kind} | {_cell(d.summary)} |" for d in docs]
+    return "\n".join(out) + "\n\n" + "\n".join(render_rule(d) for d in docs)
+
+
+if __name__ == "__main__":
+    print(render_rules_markdown(), end="")

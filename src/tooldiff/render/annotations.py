@@ -1,0 +1,53 @@
+"""Workflow-command annotations (`::error file=...,line=...,title=...::message`) for new findings.
+
+Most severe first. GitHub shows 10 annotations per level per step, so we print that many per level and one
+plain log line for the rest. Escaping follows GitHub's runner (`toolkit/packages/core/src/command.ts`):
+data escapes `%`, CR and LF; properties also escape `:` and `,`. With every line break escaped, tool text
+can never start a line of its own, so it can never issue a workflow command (`::stop-commands::`, ...).
+"""
+
+from __future__ import annotations
+
+from tooldiff.model import Finding, Report
+from tooldiff.render.context import RenderContext
+from tooldiff.render.view import ordered
+
+PER_LEVEL = 10
+COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(f: Finding) -> str:
+    props = []
+    if f.file:
+        props.append(f"file={escape_property(f.file)}")
+        if f.line > 0:
+            props.append(f"line={f.line}")
+    tools = ", ".join(f.tools[:2])
+    title = f"tooldiff {f.code}" + (f" ({tools})" if tools else "")
+    props.append(f"title={escape_property(title[:200])}")
+    message = f.message + (f"\nFix: {f.fix}" if f.fix else "")
+    return f"::{COMMANDS.get(f.severity, 'warning')} {','.join(props)}::{escape_data(message[:4000])}"
+
+
+def render(report: Report, ctx: RenderContext) -> str:
+    lines: list[str] = []
+    shown: dict[str, int] = {}
+    left = 0
+    for f in ordered(x for x in report.findings if x.status == "new"):
+        if shown.get(f.severity, 0) >= PER_LEVEL:
+            left += 1
+            continue
+        shown[f.severity] = shown.get(f.severity, 0) + 1
+        lines.append(annotation(f))
+    if left:
+        # A plain log line, not a command: it cannot be mistaken for one more finding.
+        lines.append(f"tooldiff: {left:,} more new findings are not annotated; see the job summary.")
+    return "\n".join(lines) + ("\n" if lines else "")

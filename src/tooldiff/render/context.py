@@ -1,0 +1,45 @@
+"""What a renderer knows besides the report: where links point, which comment it is, its size budget."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tooldiff.render.escape import url_path
+
+_REPO = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+_SHA = re.compile(r"[0-9a-fA-F]{7,64}")
+_COMMENT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RenderContext:
+    """`repo_url` is `owner/name` (joined to `server_url`) or a full `https://` URL of the repository."""
+
+    repo_url: str | None = None
+    head_sha: str | None = None
+    comment_id: str = "default"
+    max_chars: int = 65_000
+    full_report_hint: str | None = None
+    server_url: str = "https://github.com"
+    color: bool = False
+
+    def repo_base(self) -> str | None:
+        repo = (self.repo_url or "").strip().rstrip("/")
+        if repo.startswith("https://"):
+            return repo if " " not in repo and "(" not in repo and ")" not in repo else None
+        if not _REPO.fullmatch(repo):
+            return None
+        return f"{self.server_url.rstrip('/')}/{repo}"
+
+    def blob_url(self, file: str, line: int) -> str | None:
+        """`{server}/{repo}/blob/{sha}/{file}#L{line}`, or None when the repository or commit is unknown."""
+        base = self.repo_base()
+        if base is None or not self.head_sha or not _SHA.fullmatch(self.head_sha) or not file:
+            return None
+        anchor = f"#L{line}" if line > 0 else ""
+        return f"{base}/blob/{self.head_sha}/{url_path(file)}{anchor}"
+
+    def safe_comment_id(self) -> str:
+        # The id goes into our hidden marker: nothing that could close the HTML comment.
+        return self.comment_id if _COMMENT_ID.fullmatch(self.comment_id) else "default"

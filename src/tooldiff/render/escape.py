@@ -1,0 +1,118 @@
+"""Escaping of untrusted tool text, and the one jinja2 environment every template uses.
+
+Names, descriptions, messages and file paths come from whoever opened the pull request. In Markdown they must
+render as inert text: no HTML, no links, no table breakers, no `@mentions`, and never our hidden comment
+marker. Autoescape is off because the output is Markdown, not HTML; instead every tool-derived value passes
+through the `md` filter (or `mermaid` inside a diagram), and templates add markup only around it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+from urllib.parse import quote
+
+import jinja2
+
+ZWSP = "\u200b"
+
+# One pass, character by character, so an entity we emit is never escaped again.
+_MD_TABLE: dict[int, str] = {ord(c): "\\" + c for c in "\\`*_{}[]()#+!|~^$"}
+_MD_TABLE.update(
+    {ord("<"): "&lt;", ord(">"): "&gt;", ord("&"): "&amp;", ord('"'): "&quot;", ord("'"): "&#39;"}
+)
+
+# Line breaks of every kind end a table row or a list item: fold them into spaces.
+_BREAKS = re.compile(r"[\r\n\v\f\x85\u2028\u2029]+")
+# C0/C1 controls, ANSI escapes' ESC, and bidi overrides that could make text read differently than it is.
+_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f]")
+_SPACES = re.compile(r"[ \t]+")
+# `@user`, `@org/team`: GitHub notifies them. A zero-width space after `@` keeps the text, drops the ping.
+_MENTION = re.compile(r"@(?=[A-Za-z0-9])")
+# Script URL schemes, even spelled with spaces or mixed case; the colon gets a zero-width space.
+_SCHEME = re.compile(r"\b(javascript|vbscript|data|file)(\s*):", re.IGNORECASE)
+# At the start of a line these begin a list, a heading or a block quote.
+_LEADING = re.compile(r"^([-=.>])|^(\d+)([.)])")
+_SAFE_CODE = re.compile(r"[A-Za-z0-9_.:/-]+")
+_SAFE_MERMAID = re.compile(r"[^A-Za-z0-9_.:/ -]")
+
+
+def plain(value: object, limit: int = 0) -> str:
+    """One line of text with controls removed: for terminals and workflow commands."""
+    text = _CONTROLS.sub("\ufffd", str(value))
+    text = _SPACES.sub(" ", _BREAKS.sub(" ", text)).strip()
+    if limit and len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return text
+
+
+def md(value: object, limit: int = 0) -> str:
+    """Inline Markdown that renders exactly the given text, safe inside a table cell or list item."""
+    text = plain(value, limit)
+    text = _SCHEME.sub(lambda m: m.group(1) + m.group(2) + ZWSP + ":", text)
+    text = _MENTION.sub("@" + ZWSP, text)
+    text = text.translate(_MD_TABLE)
+    return _LEADING.sub(lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), text)
+
+
+def code(value: object) -> str:
+    """A rule code or target as a code span when it is a plain identifier, else escaped text."""
+    text = str(value)
+    return f"`{text}`" if _SAFE_CODE.fullmatch(text) else md(text)
+
+
+def mermaid(value: object, limit: int = 40) -> str:
+    """A Mermaid node or edge label: only characters that mean nothing to Mermaid or Markdown survive."""
+    return _SAFE_MERMAID.sub("_", plain(value, limit)) or "_"
+
+
+def url_path(path: str) -> str:
+    """A repository path as a URL path: `(`, `)`, spaces and newlines can never end the link."""
+    return quote(path, safe="/")
+
+
+def urlpart(value: object) -> str:
+    return quote(str(value), safe="")
+
+
+def signed(value: int | None) -> str:
+    return "–" if value is None else f"{value:+,}"
+
+
+def number(value: int | None) -> str:
+    return "–" if value is None else f"{value:,}"
+
+
+def percent(delta: int | None, base: int | None) -> str:
+    if delta is None or not base:
+        return "–"
+    return f"{100 * delta / base:+.1f}%"
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("tooldiff.render", "templates"),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    filters: dict[str, Any] = {
+        "md": md,
+        "code": code,
+        "mermaid": mermaid,
+        "signed": signed,
+        "number": number,
+        "plural": plural,
+        "urlpart": urlpart,
+    }
+    env.filters.update(filters)
+    env.globals["percent"] = percent
+    return env

@@ -1,0 +1,170 @@
+"""The PR comment (`--format markdown`): one page a reviewer reads in ten seconds, within GitHub's size limit.
+
+Over budget the renderer tries ever leaner levels of detail, dropping the lowest severities first, and says
+what it left out and where the full report is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from tooldiff.model import Finding, Report, ToolReport
+from tooldiff.render import graph as graphs
+from tooldiff.render import view
+from tooldiff.render.context import RenderContext
+from tooldiff.render.escape import environment, md, percent, plain, plural
+
+CLEAN_LINE = (
+    "No new findings. A clean result does not prove that a model will tell these tools apart or route "
+    "correctly at runtime: tooldiff reads names, descriptions and schemas, not model behaviour."
+)
+DEFAULT_HINT = "Run `tooldiff` locally, or see the job summary, for the full report."
+
+
+@dataclass(frozen=True, slots=True)
+class Detail:
+    """One level of detail. `None` caps mean everything."""
+
+    severities: tuple[str, ...]
+    finding_cap: int | None
+    resolved_cap: int
+    existing_cap: int
+    table_cap: int
+    graph: bool
+
+
+LEVELS: tuple[Detail, ...] = (
+    Detail(("error", "warning", "info"), None, 100, 50, 200, True),
+    Detail(("error", "warning"), None, 50, 20, 100, True),
+    Detail(("error", "warning"), 200, 20, 0, 50, False),
+    Detail(("error",), 200, 0, 0, 30, False),
+    Detail(("error",), 50, 0, 0, 10, False),
+    Detail(("error",), 10, 0, 0, 5, False),
+)
+
+
+def what_changed(t: ToolReport) -> str:
+    if t.change == "renamed":
+        return f"renamed from {md(t.previous_name or '?', 80)}"
+    if t.change == "modified":
+        return ", ".join(md(p) for p in t.changed_parts) or "definition"
+    return {"added": "new tool", "removed": "tool removed"}.get(t.change, "")
+
+
+def verdict(report: Report) -> str:
+    new = view.severity_counts(f for f in report.findings if f.status == "new")
+    icon = "❌" if new["error"] else "⚠️" if new["warning"] else "✅"
+    if not view.touches_tools(report):
+        return f"{icon} **tooldiff**: this pull request touches no tool definitions."
+    if report.mode == "diff":
+        found = view.counts_text({f"new {k}": v for k, v in new.items()})
+        found = "no new findings" if found == "none" else found
+        method, delta, base = view.total_delta(report)
+        tokens = ""
+        if delta is not None:
+            pct = f"{percent(delta, base)}, " if base else ""
+            tokens = f" · tokens {delta:+,} ({pct}{method})"
+        return f"{icon} **tooldiff**: {found}{tokens}"
+    found = view.counts_text(new)
+    found = "no findings" if found == "none" else found
+    return f"{icon} **tooldiff**: {found} in {plural(len(report.tools), 'tool')}"
+
+
+def _context(report: Report, ctx: RenderContext, level: Detail) -> dict[str, Any]:
+    new = view.ordered(f for f in report.findings if f.status == "new")
+    shown = [f for f in new if f.severity in level.severities]
+    omitted: list[str] = []
+    for sev in ("info", "warning", "error"):
+        dropped = sum(1 for f in new if f.severity == sev) - sum(1 for f in shown if f.severity == sev)
+        if sev not in level.severities and dropped:
+            omitted.append(f"{dropped:,} new {sev} finding{'s' if dropped != 1 else ''}")
+    if level.finding_cap is not None and len(shown) > level.finding_cap:
+        omitted.append(f"{len(shown) - level.finding_cap:,} more new findings")
+        shown = shown[: level.finding_cap]
+    resolved = view.ordered(report.resolved)
+    existing = view.ordered(f for f in report.findings if f.status != "new")
+    rows = view.token_rows(report, changed_only=report.mode == "diff")
+    hashes = view.changed_tools(report)
+    pictured = graphs.overlap_graph(report, crowded_only=True) if level.graph else None
+    if not level.graph and graphs.overlap_graph(report, crowded_only=True):
+        omitted.append("the overlap graph")
+    for what, total, cap in (
+        ("resolved findings", len(resolved), level.resolved_cap),
+        ("token table rows", len(rows), level.table_cap),
+        ("schemaHash rows", len(hashes), level.table_cap),
+    ):
+        if total > cap:
+            omitted.append(f"{total - cap:,} {what}")
+    if len(existing) > level.existing_cap:
+        omitted.append(
+            "the list of existing findings" if not level.existing_cap else "some existing findings"
+        )
+    methods = list(dict.fromkeys(r.method for r in rows))
+    return {
+        "marker_id": ctx.safe_comment_id(),
+        "verdict": verdict(report),
+        "touches": view.touches_tools(report),
+        "clean": not new,
+        "clean_line": CLEAN_LINE,
+        "config_changes": report.config_changes,
+        "groups": view.by_tool(shown),
+        "rules_doc": view.RULES_DOC,
+        "location": lambda f: view.location_md(f, ctx),
+        "tools_md": view.tools_md,
+        "what_changed": what_changed,
+        "graph": pictured,
+        "legend": graphs.LEGEND,
+        "token_rows": rows[: level.table_cap],
+        "token_more": max(0, len(rows) - level.table_cap),
+        "budgets": any(r.bar for r in rows),
+        "method_notes": [f"{m}: {view.METHOD_NOTES[m]}" for m in methods if m in view.METHOD_NOTES]
+        + (
+            ["The per-request overhead a provider adds cancels out of a delta."]
+            if report.mode == "diff"
+            else []
+        ),
+        "hash_rows": hashes[: level.table_cap],
+        "hash_more": max(0, len(hashes) - level.table_cap),
+        "resolved": resolved[: level.resolved_cap],
+        "resolved_more": max(0, len(resolved) - level.resolved_cap),
+        "existing": existing[: level.existing_cap],
+        "existing_more": max(0, len(existing) - level.existing_cap) if level.existing_cap else 0,
+        "existing_total": len(existing),
+        "existing_counts": _status_counts(existing),
+        "notes": report.notes,
+        "omitted": omitted,
+        "hint": plain(ctx.full_report_hint or DEFAULT_HINT, 300),
+    }
+
+
+def _status_counts(findings: list[Finding]) -> str:
+    counts: dict[str, int] = {}
+    for f in findings:
+        counts[f.status] = counts.get(f.status, 0) + 1
+    return ", ".join(f"{n:,} {s}" for s, n in sorted(counts.items()))
+
+
+L = TypeVar("L")
+
+
+def fit(
+    render_level: Callable[[L], str], levels: Sequence[L], limit: int, size: Callable[[str], int] = len
+) -> str:
+    """The richest level that fits `limit`; past the leanest, cut at a line and say so."""
+    text = ""
+    for level in levels:
+        text = render_level(level)
+        if size(text) <= limit:
+            return text
+    note = "\n\n> Cut here to stay within the size limit.\n"
+    cut = text[: max(0, limit - len(note) - 8)]
+    while size(cut) > limit - len(note) - 8:
+        cut = cut[: len(cut) * 9 // 10]
+    return cut[: cut.rfind("\n") + 1 or len(cut)] + note
+
+
+def render(report: Report, ctx: RenderContext) -> str:
+    template = environment().get_template("comment.md.j2")
+    return fit(lambda level: template.render(_context(report, ctx, level)), LEVELS, ctx.max_chars)

@@ -1,0 +1,111 @@
+"""SARIF 2.1.0 for code scanning (`github/codeql-action/upload-sarif`).
+
+`rules[]` carry the rule docs and a `helpUri` to the rule's section of docs/rules.md. Each result has a
+physical location and our fingerprint as a partial fingerprint, so code scanning tracks a finding across
+line moves exactly as the baseline does. Baselined and ignored findings are results with a suppression.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+import tooldiff
+from tooldiff.docs import PROJECT_URL, RuleDoc, rule_doc
+from tooldiff.model import Finding, Report
+from tooldiff.render.context import RenderContext
+from tooldiff.render.view import ordered
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+BASELINE_STATE = {"new": "new", "existing": "unchanged", "baselined": "unchanged", "ignored": "unchanged"}
+
+
+def _rule(code: str, example: Finding) -> dict[str, Any]:
+    try:
+        doc: RuleDoc | None = rule_doc(code)
+    except KeyError:
+        doc = None  # a code without a rule module (a future rule, a plug-in): describe it from the finding
+    if doc is None:
+        return {
+            "id": code,
+            "name": code,
+            "shortDescription": {"text": code},
+            "helpUri": f"{PROJECT_URL}/blob/main/docs/rules.md#{quote(code, safe='')}",
+            "defaultConfiguration": {"level": LEVELS.get(example.severity, "warning")},
+        }
+    help_md = "\n\n".join(f"**{title}**\n\n{body}" for title, body in doc.sections.items() if body)
+    return {
+        "id": code,
+        "name": code,
+        "shortDescription": {"text": doc.summary or code},
+        "fullDescription": {"text": doc.sections.get("What it finds") or doc.summary or code},
+        "help": {"text": help_md or doc.summary or code, "markdown": help_md or doc.summary or code},
+        "helpUri": doc.help_uri,
+        "defaultConfiguration": {"level": LEVELS.get(doc.severity, "warning")},
+        "properties": {"tags": [doc.kind], "kind": doc.kind, "targets": list(doc.targets)},
+    }
+
+
+def _result(f: Finding, index: int) -> dict[str, Any]:
+    text = f.message + (f"\nFix: {f.fix}" if f.fix else "")
+    result: dict[str, Any] = {
+        "ruleId": f.code,
+        "ruleIndex": index,
+        "level": LEVELS.get(f.severity, "warning"),
+        "message": {"text": text or f.code},
+        "baselineState": BASELINE_STATE.get(f.status, "new"),
+        "partialFingerprints": {"tooldiff/v1": f.fingerprint},
+        "properties": {
+            "status": f.status,
+            "toolset": f.toolset,
+            "tools": list(f.tools),
+            "targets": list(f.targets),
+            "pointer": f.pointer,
+        },
+    }
+    if f.file:
+        location: dict[str, Any] = {
+            "artifactLocation": {"uri": quote(f.file, safe="/"), "uriBaseId": "%SRCROOT%"}
+        }
+        if f.line > 0:
+            location["region"] = {"startLine": f.line}
+        result["locations"] = [{"physicalLocation": location}]
+    if f.status in ("baselined", "ignored"):
+        result["suppressions"] = [
+            {"kind": "external", "justification": f"{f.status} in the tooldiff configuration"}
+        ]
+    return result
+
+
+def as_dict(report: Report) -> dict[str, Any]:
+    findings = ordered(report.findings)
+    codes: dict[str, Finding] = {}
+    for f in findings:
+        codes.setdefault(f.code, f)
+    index = {code: i for i, code in enumerate(sorted(codes))}
+    return {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "tooldiff",
+                        "version": tooldiff.__version__,
+                        "semanticVersion": tooldiff.__version__,
+                        "informationUri": PROJECT_URL,
+                        "rules": [_rule(code, codes[code]) for code in sorted(codes)],
+                    }
+                },
+                "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The repository root."}}},
+                "results": [_result(f, index[f.code]) for f in findings],
+                "columnKind": "unicodeCodePoints",
+            }
+        ],
+    }
+
+
+def render(report: Report, ctx: RenderContext) -> str:
+    return json.dumps(as_dict(report), sort_keys=True, indent=2, ensure_ascii=True) + "\n"

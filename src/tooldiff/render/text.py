@@ -1,0 +1,65 @@
+"""Terminal output, ruff-like: `file:line: severity code [targets] message`, then counts.
+
+Tool text is stripped of control characters (no ANSI escapes or bidi tricks from a tool file), and colour
+appears only when the caller asks for it (`RenderContext.color`): the CLI decides whether stdout is a TTY.
+"""
+
+from __future__ import annotations
+
+from tooldiff.model import SEVERITY_RANK, Finding, Report
+from tooldiff.render.context import RenderContext
+from tooldiff.render.escape import plain, plural
+
+_COLOURS = {
+    "error": "\x1b[31;1m",
+    "warning": "\x1b[33m",
+    "info": "\x1b[36m",
+    "dim": "\x1b[2m",
+    "bold": "\x1b[1m",
+}
+_RESET = "\x1b[0m"
+
+
+def _paint(text: str, style: str, on: bool) -> str:
+    return f"{_COLOURS[style]}{text}{_RESET}" if on else text
+
+
+def _key(f: Finding) -> tuple[str, int, int, str, tuple[str, ...], str]:
+    return (f.file, f.line, SEVERITY_RANK.get(f.severity, 9), f.code, f.tools, f.fingerprint)
+
+
+def finding_line(f: Finding, color: bool = False) -> str:
+    where = plain(f"{f.file}:{f.line}" if f.file and f.line > 0 else f.file or f.toolset or "-", 200)
+    targets = f" [{', '.join(plain(t, 40) for t in f.targets)}]" if f.targets else ""
+    severity = _paint(f.severity, f.severity, color)
+    line = f"{_paint(where, 'bold', color)}: {severity} {plain(f.code, 60)}{targets} {plain(f.message, 1000)}"
+    if f.fix:
+        line += "\n  " + _paint("fix: " + plain(f.fix, 600), "dim", color)
+    return line
+
+
+def render(report: Report, ctx: RenderContext) -> str:
+    new = sorted((f for f in report.findings if f.status == "new"), key=_key)
+    lines = [finding_line(f, ctx.color) for f in new]
+    for f in sorted(report.resolved, key=_key):
+        where = plain(f"{f.file}:{f.line}" if f.file and f.line > 0 else f.file or f.toolset or "-", 200)
+        lines.append(f"{where}: resolved {plain(f.code, 60)} {plain(f.message, 300)}")
+    counts = report.counts("new")
+    total = sum(counts.values())
+    parts = [plural(n, s) for s, n in counts.items() if n]
+    summary = f"Found {plural(total, 'new finding')}" + (f": {', '.join(parts)}" if parts else "")
+    others: dict[str, int] = {}
+    for f in report.findings:
+        if f.status != "new":
+            others[f.status] = others.get(f.status, 0) + 1
+    extra = [f"{n:,} {s}" for s, n in sorted(others.items())]
+    if report.resolved:
+        extra.append(f"{len(report.resolved):,} resolved")
+    if extra:
+        summary += f" ({', '.join(extra)})"
+    summary += f" in {plural(len(report.tools), 'tool')}, {plural(len(report.toolsets), 'toolset')}."
+    if lines:
+        lines.append("")
+    lines.append(_paint(summary, "error" if counts["error"] else "bold", ctx.color))
+    lines += [plain(n, 500) for n in report.notes]
+    return "\n".join(lines) + "\n"

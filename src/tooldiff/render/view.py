@@ -1,0 +1,165 @@
+"""Shared pieces of the Markdown renderers: ordering, links, grouping, token rows and bars.
+
+Everything returned here that holds tool text is already escaped Markdown (`*_md` names) or is a model value
+that the template escapes itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from tooldiff.model import SEVERITIES, SEVERITY_RANK, Finding, Report, ToolReport
+from tooldiff.render.context import RenderContext
+from tooldiff.render.escape import md, percent, plural
+
+PROJECT_URL = "https://github.com/tooldiff/tooldiff"
+RULES_DOC = f"{PROJECT_URL}/blob/main/docs/rules.md"
+
+# Methods that need a caveat wherever their numbers appear.
+METHOD_NOTES: dict[str, str] = {
+    "estimate": "characters ÷ 4 (seed 002's estimate)",
+    "claude-ctok": "an unofficial reconstruction of Claude's tokenizer",
+}
+
+_BLOCKS = " ▏▎▍▌▋▊▉█"
+
+
+def finding_key(f: Finding) -> tuple[int, str, tuple[str, ...], str, int, str, str]:
+    return (SEVERITY_RANK.get(f.severity, 9), f.code, f.tools, f.file, f.line, f.pointer, f.fingerprint)
+
+
+def ordered(findings: Iterable[Finding]) -> list[Finding]:
+    """Most severe first, then by code and tools: a stable order independent of the engine's."""
+    return sorted(findings, key=finding_key)
+
+
+def location_md(f: Finding | ToolReport, ctx: RenderContext) -> str:
+    if not f.file:
+        return ""
+    text = md(f"{f.file}:{f.line}" if f.line > 0 else f.file, 120)
+    url = ctx.blob_url(f.file, f.line)
+    return f"[{text}]({url})" if url else text
+
+
+def tools_md(tools: Sequence[str], limit: int = 80) -> str:
+    return " ↔ ".join(f"**{md(t, limit)}**" for t in tools)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    label_md: str
+    findings: tuple[Finding, ...]
+
+
+def by_tool(findings: Iterable[Finding]) -> list[Group]:
+    """New findings grouped by the tool (or pair of tools) they are about, most severe group first."""
+    groups: dict[tuple[str, str], list[Finding]] = {}
+    for f in ordered(findings):
+        groups.setdefault((f.toolset, "\x1f".join(sorted(f.tools))), []).append(f)
+    out: list[tuple[tuple[int, str, str], Group]] = []
+    for (toolset, _), items in groups.items():
+        tools = sorted(items[0].tools)
+        label = tools_md(tools) if tools else f"toolset **{md(toolset, 80)}**"
+        rank = min(SEVERITY_RANK.get(f.severity, 9) for f in items)
+        out.append(((rank, toolset, "\x1f".join(tools)), Group(label, tuple(items))))
+    return [g for _, g in sorted(out, key=lambda x: x[0])]
+
+
+def severity_counts(findings: Iterable[Finding]) -> dict[str, int]:
+    out: dict[str, int] = {s: 0 for s in SEVERITIES}
+    for f in findings:
+        out[f.severity] = out.get(f.severity, 0) + 1
+    return out
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    parts = [plural(n, s) for s, n in counts.items() if n]
+    return ", ".join(parts) if parts else "none"
+
+
+def changed_tools(report: Report) -> list[ToolReport]:
+    return sorted((t for t in report.tools if t.change != "unchanged"), key=lambda t: (t.toolset, t.name))
+
+
+def touches_tools(report: Report) -> bool:
+    """False for a diff whose pull request changes no tool definitions."""
+    if report.mode != "diff":
+        return True
+    return bool(changed_tools(report) or report.findings or report.resolved or report.config_changes)
+
+
+def bar(share: float, width: int = 10) -> str:
+    """A unicode block bar, eighths of a cell, that GitHub renders in any font; full past 100%."""
+    eighths = round(max(0.0, min(share, 1.0)) * width * 8)
+    full, rest = divmod(eighths, 8)
+    return "█" * full + (_BLOCKS[rest] if rest else "") + "░" * (width - full - (1 if rest else 0))
+
+
+@dataclass(frozen=True, slots=True)
+class TokenRow:
+    label_md: str
+    method: str
+    base: int | None
+    head: int | None
+    delta: int | None
+    pct: str
+    bar: str
+    is_toolset: bool
+
+
+def _rows(
+    label_md: str,
+    tokens: Mapping[str, Mapping[str, int | None]],
+    methods: Sequence[str],
+    budget: int | None,
+    top: bool,
+) -> list[TokenRow]:
+    out: list[TokenRow] = []
+    for method in methods:
+        label = label_md if not out else ""
+        cell = tokens.get(method)
+        if not cell:
+            continue
+        base, head, delta = cell.get("base"), cell.get("head"), cell.get("delta")
+        if delta is None and base is not None and head is not None:
+            delta = head - base
+        share = ""
+        if top and budget and head is not None and method == methods[0]:
+            share = f"{bar(head / budget)} {100 * head / budget:.0f}% of {budget:,}"
+        out.append(TokenRow(label, method, base, head, delta, percent(delta, base), share, top))
+    return out
+
+
+def token_rows(report: Report, *, changed_only: bool) -> list[TokenRow]:
+    """Per toolset, then per changed tool under it, one row per counting method."""
+    methods = list(report.token_methods) or ["estimate"]
+    tools = changed_tools(report) if changed_only else sorted(report.tools, key=lambda t: (t.toolset, t.name))
+    rows: list[TokenRow] = []
+    for ts in sorted(report.toolsets, key=lambda t: t.id):
+        mine = [t for t in tools if t.toolset == ts.id]
+        if changed_only and ts.change == "unchanged" and not mine:
+            continue
+        rows += _rows(f"**{md(ts.id, 80)}**", ts.tokens, methods, ts.budget, True)
+        for t in mine:
+            rows += _rows(f"↳ {md(t.name, 60)}", t.tokens, methods, None, False)
+    return rows
+
+
+def total_delta(report: Report) -> tuple[str, int | None, int | None]:
+    """(method, delta, base) summed over toolsets for the first counting method."""
+    method = report.token_methods[0] if report.token_methods else "estimate"
+    delta = base = 0
+    seen = False
+    for ts in report.toolsets:
+        cell = ts.tokens.get(method)
+        if not cell:
+            continue
+        b, h, d = cell.get("base"), cell.get("head"), cell.get("delta")
+        if d is None and b is not None and h is not None:
+            d = h - b
+        if d is not None:
+            delta += d
+            base += b or 0
+            seen = True
+    return method, (delta if seen else None), (base if seen else None)
