@@ -1,0 +1,108 @@
+"""The GitHub Actions runner's file and stdout protocols: outputs, the job summary, workflow commands.
+
+https://docs.github.com/actions/reference/workflow-commands-for-github-actions
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+# A job summary holds up to 1 MiB per step; stay under it with room for the truncation note.
+SUMMARY_LIMIT = 1024 * 1024 - 1024
+TRUNCATED_NOTE = "\n\n_(tooldiff: the summary was cut to fit the 1 MiB job-summary limit.)_\n"
+# GitHub shows at most 10 error and 10 warning annotations per step (and 10 notices).
+SHOWN_PER_LEVEL = 10
+LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def write_outputs(path: Path | None, outputs: Mapping[str, str]) -> None:
+    """Append `name<<DELIM` blocks; a random delimiter so that no value can end its block early."""
+    if path is None:
+        return
+    with path.open("a", encoding="utf-8") as fh:
+        for name, value in outputs.items():
+            delimiter = "ghadelimiter_" + secrets.token_hex(16)
+            while delimiter in value:  # astronomically unlikely; still never write an ambiguous block
+                delimiter = "ghadelimiter_" + secrets.token_hex(16)
+            fh.write(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
+
+
+def truncate_utf8(text: str, limit: int) -> str:
+    """At most `limit` bytes of UTF-8, cut on a character boundary."""
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    return data[:limit].decode("utf-8", errors="ignore")
+
+
+def append_summary(path: Path | None, markdown: str) -> None:
+    """Append to the job summary, keeping the step's total under 1 MiB."""
+    if path is None:
+        return
+    used = path.stat().st_size if path.exists() else 0
+    room = SUMMARY_LIMIT - used
+    if room <= len(TRUNCATED_NOTE):
+        return
+    if len(markdown.encode("utf-8")) > room:
+        markdown = truncate_utf8(markdown, room - len(TRUNCATED_NOTE.encode("utf-8"))) + TRUNCATED_NOTE
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(markdown)
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(value: str) -> str:
+    return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(name: str, message: str, **properties: str | int | None) -> str:
+    """One workflow command line, with data and properties escaped as the runner expects."""
+    props = ",".join(f"{k}={_escape_property(str(v))}" for k, v in properties.items() if v not in (None, ""))
+    return f"::{name}{' ' + props if props else ''}::{_escape_data(message)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    level: str  # error | warning | info
+    message: str
+    file: str | None = None
+    line: int | None = None
+    title: str | None = None
+
+
+def annotation_lines(annotations: Sequence[Annotation]) -> list[str]:
+    """The most severe first, at most 10 per level (GitHub drops the rest), then one line for the rest."""
+    order = {"error": 0, "warning": 1, "info": 2}
+    lines: list[str] = []
+    hidden = 0
+    shown: dict[str, int] = {}
+    for a in sorted(annotations, key=lambda a: order.get(a.level, 3)):
+        level = LEVELS.get(a.level, "notice")
+        if shown.get(level, 0) >= SHOWN_PER_LEVEL:
+            hidden += 1
+            continue
+        shown[level] = shown.get(level, 0) + 1
+        lines.append(command(level, a.message, file=a.file, line=a.line, title=a.title))
+    if hidden:
+        lines.append(command("notice", f"{hidden} more finding(s) are listed in the job summary"))
+    return lines
+
+
+def add_mask(value: str, out: TextIO | None = None) -> None:
+    """Ask the runner to mask a secret in every later log line. The runner consumes this line."""
+    if value:
+        print(command("add-mask", value), file=out or sys.stdout, flush=True)
+
+
+def emit(lines: Iterable[str], out: TextIO | None = None) -> None:
+    stream = out or sys.stdout
+    for line in lines:
+        print(line, file=stream)
+    stream.flush()

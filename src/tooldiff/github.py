@@ -1,0 +1,243 @@
+"""Everything tooldiff says to the GitHub REST API. The only module that imports PyGithub.
+
+Objects are lazy (`Github(lazy=True)`): a `GITHUB_TOKEN` may not call `GET /user`, and each request
+costs. A PR run that edits its comment sends two: list the comments, edit one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from github import Auth, Github, GithubException, GithubRetry
+
+from tooldiff.anchors import FileLines, diff_lines
+
+# Comments in a review and annotations per check-run request: GitHub's documented limits.
+ANNOTATIONS_PER_REQUEST = 50
+FINDING_MARK = re.compile(r"<!-- tooldiff:finding fp=([0-9a-f]{8,64}) -->")
+
+
+class GitHubError(Exception):
+    """A request failed for good. `status` is the HTTP status (0 when there was no answer)."""
+
+    def __init__(self, what: str, status: int, message: str) -> None:
+        super().__init__(f"{what}: HTTP {status} {message}".strip())
+        self.status = status
+
+
+def _error(what: str, exc: GithubException) -> GitHubError:
+    data = exc.data if isinstance(exc.data, dict) else {}
+    return GitHubError(what, exc.status or 0, str(data.get("message", ""))[:200])
+
+
+def comment_marker(comment_id: str) -> str:
+    return f"<!-- tooldiff:comment id={comment_id} -->"
+
+
+def finding_marker(fingerprint: str) -> str:
+    return f"<!-- tooldiff:finding fp={fingerprint[:32]} -->"
+
+
+class CappedRetry(GithubRetry):
+    """GithubRetry (5xx, 429, secondary rate limits) that never sleeps longer than `max_wait` at a time."""
+
+    def __init__(self, max_wait: float = 60.0, **kwargs: Any) -> None:
+        self.max_wait = max_wait
+        super().__init__(**kwargs)
+
+    def new(self, **kw: Any) -> CappedRetry:
+        kw.setdefault("max_wait", self.max_wait)
+        return super().new(**kw)
+
+    def get_retry_after(self, response: Any) -> float | None:
+        value = super().get_retry_after(response)
+        return None if value is None else min(float(value), self.max_wait)
+
+
+def make_client(api_url: str, token: str, *, retries: int = 4, backoff: float = 1.0,
+                secondary_wait: float = 30.0, max_wait: float = 60.0) -> Callable[[], Any]:
+    """A factory: nothing is created, and nothing is sent, until a publisher needs the API."""
+
+    def factory() -> Any:
+        retry = CappedRetry(
+            max_wait=max_wait, total=retries, backoff_factor=backoff, backoff_max=max_wait,
+            secondary_rate_wait=secondary_wait, max_rate_limit_wait=max_wait,
+            status_forcelist=[429, *range(500, 600)], raise_on_status=False,
+            allowed_methods=frozenset({"GET", "POST", "PATCH", "PUT", "DELETE"}),
+        )
+        return Github(auth=Auth.Token(token), base_url=api_url, lazy=True, per_page=100, retry=retry,
+                      seconds_between_requests=None, seconds_between_writes=None)
+
+    return factory
+
+
+@dataclass(frozen=True, slots=True)
+class CommentResult:
+    action: str  # created | updated | unchanged | skipped
+    url: str | None = None
+    removed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LineComment:
+    path: str
+    line: int
+    body: str
+    fingerprint: str
+
+
+@dataclass(slots=True)
+class ReviewResult:
+    posted: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    already: int = 0
+
+
+class Publisher:
+    """Posts to one repository as `bot_login`. Never touches a comment another author wrote."""
+
+    def __init__(self, client: Callable[[], Any], repository: str, *, bot_login: str, comment_id: str,
+                 log: Callable[[str], None] = print) -> None:
+        self._client = client
+        self.repository = repository
+        self.bot_login = bot_login
+        self.marker = comment_marker(comment_id)
+        self.log = log
+
+    @cached_property
+    def repo(self) -> Any:
+        return self._client().get_repo(self.repository)
+
+    # -- the summary comment -------------------------------------------------------------------------
+    def _ours(self, number: int) -> list[Any]:
+        """The bot's comments carrying our marker, oldest first, from every page."""
+        try:
+            return [c for c in self.repo.get_issue(number).get_comments()
+                    if c.user is not None and c.user.login == self.bot_login
+                    and (c.body or "").lstrip().startswith(self.marker)]
+        except GithubException as exc:
+            raise _error("listing comments", exc) from exc
+
+    def _delete(self, comments: Sequence[Any]) -> int:
+        gone = 0
+        for c in comments:
+            try:
+                c.delete()
+            except GithubException as exc:
+                if exc.status != 404:  # another run already tidied it
+                    raise _error("deleting a duplicate comment", exc) from exc
+            gone += 1
+        return gone
+
+    def _with_marker(self, body: str) -> str:
+        if body.lstrip().startswith(self.marker):
+            return body
+        return self.marker + "\n" + body.replace(self.marker, "")
+
+    def upsert_comment(self, number: int, body: str, *, recreate: bool = False,
+                       allow_create: bool = True) -> CommentResult:
+        """List, then create or edit in place, then tidy extra copies a racing run made (lock-free)."""
+        body = self._with_marker(body)
+        ours = self._ours(number)
+        removed = 0
+        if recreate and ours:
+            removed += self._delete(ours)
+            ours = []
+        if ours:
+            keep, extra = ours[0], ours[1:]
+            removed += self._delete(extra)
+            if keep.body == body:
+                return CommentResult("unchanged", keep.html_url, removed)
+            try:
+                keep.edit(body)
+            except GithubException as exc:
+                raise _error("editing the comment", exc) from exc
+            return CommentResult("updated", keep.html_url, removed)
+        if not allow_create:
+            return CommentResult("skipped", None, removed)
+        try:
+            mine = self.repo.get_issue(number).create_comment(body)
+        except GithubException as exc:
+            raise _error("creating the comment", exc) from exc
+        # A run racing us may have created its own copy meanwhile: everyone keeps the oldest one.
+        now = self._ours(number)
+        if len(now) > 1:
+            keep = now[0]
+            if keep.id != mine.id:
+                keep.edit(body)
+            removed += self._delete(now[1:])
+            return CommentResult("created", keep.html_url, removed)
+        return CommentResult("created", mine.html_url, removed)
+
+    # -- inline review comments ----------------------------------------------------------------------
+    def pr_lines(self, number: int) -> dict[str, FileLines]:
+        try:
+            files = self.repo.get_pull(number).get_files()
+            return diff_lines((f.filename, f.patch) for f in files)
+        except GithubException as exc:
+            raise _error("listing the PR files", exc) from exc
+
+    def posted_fingerprints(self, number: int) -> set[str]:
+        try:
+            comments = self.repo.get_pull(number).get_review_comments()
+            return {m for c in comments if c.user is not None and c.user.login == self.bot_login
+                    for m in FINDING_MARK.findall(c.body or "")}
+        except GithubException as exc:
+            raise _error("listing review comments", exc) from exc
+
+    def post_review(self, number: int, head_sha: str, comments: Sequence[LineComment],
+                    summary: str) -> ReviewResult:
+        """One COMMENT review with the comments not posted before. A 422 falls back to one by one."""
+        result = ReviewResult()
+        if not comments:
+            return result
+        seen = self.posted_fingerprints(number)
+        todo = [c for c in comments if c.fingerprint[:32] not in seen]
+        result.already = len(comments) - len(todo)
+        if not todo:
+            return result
+        pr = self.repo.get_pull(number)
+        payload = [{"path": c.path, "line": c.line, "side": "RIGHT", "body": c.body} for c in todo]
+        try:
+            pr.create_review(commit=self.repo.get_commit(head_sha), body=summary, event="COMMENT",
+                             comments=payload)
+            result.posted = [c.fingerprint for c in todo]
+            return result
+        except GithubException as exc:
+            if exc.status != 422:
+                raise _error("creating the review", exc) from exc
+        # GitHub rejects the whole review for one bad line; find it by posting each on its own.
+        for c in todo:
+            try:
+                pr.create_review_comment(c.body, head_sha, c.path, line=c.line, side="RIGHT")
+                result.posted.append(c.fingerprint)
+            except GithubException as exc:
+                if exc.status != 422:
+                    raise _error("creating a review comment", exc) from exc
+                result.dropped.append(c.fingerprint)
+                self.log(f"tooldiff: GitHub refused a line comment on {c.path}:{c.line}; "
+                         "it stays in the summary")
+        return result
+
+    # -- check run -----------------------------------------------------------------------------------
+    def check_run(self, head_sha: str, *, name: str, conclusion: str, title: str, summary: str,
+                  annotations: Sequence[dict[str, Any]]) -> bool:
+        """A completed check run, its annotations sent 50 a request. False when the token may not."""
+        batches = [list(annotations[i:i + ANNOTATIONS_PER_REQUEST])
+                   for i in range(0, len(annotations), ANNOTATIONS_PER_REQUEST)] or [[]]
+        output: dict[str, Any] = {"title": title, "summary": summary[:65_000]}
+        try:
+            run = self.repo.create_check_run(name=name, head_sha=head_sha, status="completed",
+                                             conclusion=conclusion,
+                                             output={**output, "annotations": batches[0]})
+            for batch in batches[1:]:
+                run.edit(output={**output, "annotations": batch})
+        except GithubException as exc:
+            if exc.status == 403:
+                return False
+            raise _error("creating the check run", exc) from exc
+        return True
