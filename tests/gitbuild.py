@@ -61,3 +61,24 @@ def tool(name: str, description: str, props: dict[str, Any] | None = None,
     if required:
         schema["required"] = required
     return {"name": name, "description": description, "input_schema": schema}
+
+
+def fast_import(path: Path, versions: list[tuple[str, dict[str, bytes]]]) -> list[str]:
+    """One commit per version (message, full tree as {path: bytes}) on `main`, via ONE `git fast-import`.
+    Returns the commit shas, oldest first."""
+    init(path)
+    chunks: list[bytes] = []
+    for i, (message, files) in enumerate(versions, start=1):
+        msg = message.encode()
+        chunks.append(b"commit refs/heads/main\nmark :%d\ncommitter t <t@example.com> %d +0000\n"
+                      % (i, 1_700_000_000 + i * 60))
+        chunks.append(b"data %d\n%s\n" % (len(msg), msg))
+        if i > 1:
+            chunks.append(b"from :%d\n" % (i - 1))
+        chunks.append(b"deleteall\n")
+        for rel, data in sorted(files.items()):
+            chunks.append(b'M 100644 inline "%s"\ndata %d\n%s\n' % (
+                rel.replace("\\", "\\\\").replace('"', '\\"').encode(), len(data), data))
+    git(path, "fast-import", "--quiet", stdin=b"".join(chunks))
+    git(path, "reset", "-q", "--hard", "main")
+    return git(path, "rev-list", "--reverse", "main").split()

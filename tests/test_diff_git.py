@@ -1,0 +1,174 @@
+"""`run_diff` on real git repositories built in tmp dirs: each case issue 3 names."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gitbuild import commit, git, init, tool
+from tooldiff.diffrun import run_diff, run_diff_paths
+from tooldiff.model import Report
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "helpdesk"
+BASE_TOOLS = json.loads((EXAMPLES / "base" / "tools.json").read_text())
+HEAD_TOOLS = json.loads((EXAMPLES / "head" / "tools.json").read_text())  # adds find_document
+
+
+def tools_of(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(doc["tools"])
+
+
+def overlap(report: Report, status: str | None = "new") -> list[Any]:
+    """Findings on the seed 001 pair (find_document, search_docs)."""
+    pair = ("find_document", "search_docs")
+    return [f for f in report.findings
+            if tuple(sorted(f.tools)) == pair and (status is None or f.status == status)]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = init(tmp_path / "repo")
+    commit(root, {"agent/tools.json": BASE_TOOLS}, "helpdesk tools")
+    git(root, "checkout", "-q", "-b", "pr")
+    return root
+
+
+def test_pure_reformat_and_reorder_give_no_changes(repo: Path) -> None:
+    doc = {"tools": [dict(reversed(list(t.items()))) for t in reversed(tools_of(BASE_TOOLS))]}
+    commit(repo, {"agent/tools.json": json.dumps(doc, separators=(",", ":"))})
+    report = run_diff(repo, "main", "HEAD")
+    assert report.tools == () and report.toolsets == ()
+    assert report.findings == () and report.resolved == ()
+    assert report.stats["tools_changed"] == 0
+
+
+def test_description_edit_changes_hash_and_tokens(repo: Path) -> None:
+    tools = tools_of(BASE_TOOLS)
+    tools[0] = {**tools[0], "description": tools[0]["description"] + " Results are ranked by relevance."}
+    commit(repo, {"agent/tools.json": {"tools": tools}})
+    report = run_diff(repo, "main", "HEAD")
+    [t] = report.tools
+    assert (t.name, t.change, t.changed_parts) == (tools[0]["name"], "modified", ("description",))
+    assert t.schema_hash and t.previous_schema_hash and t.schema_hash != t.previous_schema_hash
+    est = t.tokens["estimate"]
+    assert est["base"] is not None and est["head"] is not None
+    assert est["delta"] == est["head"] - est["base"] > 0
+    [ts] = report.toolsets
+    assert ts.id == "agent/tools.json" and ts.tokens["estimate"]["delta"] == est["delta"]
+
+
+def test_a_pr_introducing_an_overlap_reports_it_as_new(repo: Path) -> None:
+    commit(repo, {"agent/tools.json": HEAD_TOOLS}, "add find_document")
+    report = run_diff(repo, "main", "HEAD")
+    assert [(t.name, t.change) for t in report.tools] == [("find_document", "added")]
+    assert overlap(report), [(f.code, f.tools) for f in report.findings]
+    assert report.stats["pairs_analysed"] >= 1
+
+
+def test_a_finding_at_base_is_not_new(tmp_path: Path) -> None:
+    root = init(tmp_path / "repo")
+    commit(root, {"agent/tools.json": HEAD_TOOLS})
+    git(root, "checkout", "-q", "-b", "pr")
+    tools = tools_of(HEAD_TOOLS)
+    i = next(i for i, t in enumerate(tools) if t["name"] == "find_document")
+    tools[i] = {**tools[i], "description": tools[i]["description"].rstrip(".") + ", quickly."}
+    commit(root, {"agent/tools.json": {"tools": tools}})
+    report = run_diff(root, "main", "HEAD")
+    assert [t.change for t in report.tools] == ["modified"]
+    assert overlap(report, "existing") and not overlap(report, "new")
+
+
+def test_removing_one_tool_of_a_flagged_pair_resolves_it(tmp_path: Path) -> None:
+    root = init(tmp_path / "repo")
+    commit(root, {"agent/tools.json": HEAD_TOOLS})
+    git(root, "checkout", "-q", "-b", "pr")
+    kept = [t for t in tools_of(HEAD_TOOLS) if t["name"] != "find_document"]
+    commit(root, {"agent/tools.json": {"tools": kept}})
+    report = run_diff(root, "main", "HEAD")
+    assert [(t.name, t.change) for t in report.tools] == [("find_document", "removed")]
+    assert [f for f in report.resolved if "find_document" in f.tools]
+    assert not [f for f in report.findings if f.status == "new"]
+
+
+def test_a_rename_is_a_rename(repo: Path) -> None:
+    tools = tools_of(BASE_TOOLS)
+    old = tools[0]["name"]
+    tools[0] = {**tools[0], "name": old + "_v2"}
+    commit(repo, {"agent/tools.json": {"tools": tools}})
+    [t] = run_diff(repo, "main", "HEAD").tools
+    assert (t.change, t.name, t.previous_name) == ("renamed", old + "_v2", old)
+
+
+def test_a_moved_file_keeps_its_toolset(tmp_path: Path) -> None:
+    root = init(tmp_path / "repo")
+    commit(root, {"agent/tools.json": HEAD_TOOLS})
+    git(root, "checkout", "-q", "-b", "pr")
+    (root / "server").mkdir()
+    git(root, "mv", "agent/tools.json", "server/helpdesk tools ü.json")
+    commit(root, message="move")
+    report = run_diff(root, "main", "HEAD")
+    assert report.tools == () and report.findings == () and report.resolved == ()
+
+
+def test_moved_and_edited_file_keeps_existing_findings(tmp_path: Path) -> None:
+    root = init(tmp_path / "repo")
+    commit(root, {"agent/tools.json": HEAD_TOOLS})
+    git(root, "checkout", "-q", "-b", "pr")
+    tools = tools_of(HEAD_TOOLS)
+    i = next(i for i, t in enumerate(tools) if t["name"] == "find_document")
+    tools[i] = {**tools[i], "description": tools[i]["description"] + " "}
+    (root / "agent/tools.json").unlink()
+    commit(root, {"server/tools.json": {"tools": tools}})
+    report = run_diff(root, "main", "HEAD")
+    assert {t.toolset for t in report.tools} == {"server/tools.json"}
+    assert overlap(report, "existing") and not overlap(report, "new")
+
+
+def test_odd_file_names(repo: Path) -> None:
+    name = "tools dir/ünï 工具\nnewline.json"
+    commit(repo, {name: {"tools": [tool("ping_host", "Send an ICMP echo to a host and report the latency.",
+                                        {"host": {"type": "string"}}, ["host"])]}})
+    report = run_diff(repo, "main", "HEAD")
+    assert [(t.name, t.change, t.toolset) for t in report.tools] == [("ping_host", "added", name)]
+
+
+def test_shallow_clone_fetches_the_base(tmp_path: Path) -> None:
+    origin = init(tmp_path / "origin")
+    commit(origin, {"agent/tools.json": BASE_TOOLS})
+    for i in range(5):
+        commit(origin, {"README.md": f"v{i}\n"})
+    git(origin, "checkout", "-q", "-b", "pr")
+    commit(origin, {"agent/tools.json": HEAD_TOOLS})
+    git(origin, "checkout", "-q", "main")
+    commit(origin, {"NOTES.md": "later on main\n"})
+    main_sha = git(origin, "rev-parse", "main")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--branch", "pr", f"file://{origin}", str(clone))
+    report = run_diff(clone, main_sha, "HEAD")
+    assert [(t.name, t.change) for t in report.tools] == [("find_document", "added")]
+    assert overlap(report)
+
+
+def test_worktree_includes_uncommitted_edits(repo: Path) -> None:
+    (repo / "agent" / "tools.json").write_text(json.dumps(HEAD_TOOLS))
+    report = run_diff(repo, "main", "HEAD", worktree=True)
+    assert [(t.name, t.change) for t in report.tools] == [("find_document", "added")]
+    assert run_diff(repo, "main", "HEAD").tools == ()
+
+
+def test_paths_outside_git(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    for d, src in ((a, "base"), (b, "head")):
+        d.mkdir()
+        shutil.copy(EXAMPLES / src / "tools.json", d / "tools.json")
+    report = run_diff_paths(a, b)
+    assert [(t.name, t.change) for t in report.tools] == [("find_document", "added")]
+    files = run_diff_paths(a / "tools.json", b / "tools.json")
+    assert [f.fingerprint for f in files.findings] == [f.fingerprint for f in report.findings]
+    (b / "renamed.json").write_bytes((b / "tools.json").read_bytes())
+    renamed = run_diff_paths(a / "tools.json", b / "renamed.json")
+    assert [(t.toolset, t.change) for t in renamed.tools] == [("renamed.json", "added")]
