@@ -1,0 +1,62 @@
+"""A tool name the provider does not accept.
+
+## What it finds
+A name outside what a target accepts: `[a-zA-Z0-9_-]{1,64}` for OpenAI and Anthropic; letters, digits and
+`_ . : -`, starting with a letter or `_`, at most 64 characters, for Google.
+
+## Why it matters
+The provider rejects the whole request, not just the tool. BFCL-style dotted names (`math.sum`) pass on
+Gemini and fail on OpenAI and Anthropic.
+
+## Example
+```json
+{"name": "math.sum", "description": "Add a list of numbers.", "input_schema": {"type": "object"}}
+```
+
+## Use instead
+```json
+{"name": "math_sum", "description": "Add a list of numbers.", "input_schema": {"type": "object"}}
+```
+
+## References
+- https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools
+- https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#specifying-client-tools
+- https://ai.google.dev/api/caching#FunctionDeclaration
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from tooldiff.model import Problem, Severity, Tool
+from tooldiff.rules.base import Context
+
+CODE = "invalid-name"
+SEVERITY: Severity = "error"
+KIND = "tool"
+
+EXAMPLE = [{"name": "math.sum", "description": "Add a list of numbers.", "input_schema": {"type": "object"}}]
+FIXED = [{"name": "math_sum", "description": "Add a list of numbers.", "input_schema": {"type": "object"}}]
+
+
+def _suggest(name: str) -> str:
+    fixed = re.sub(r"[^a-zA-Z0-9_-]", "_", name)[:64] or "tool"
+    return fixed if re.match(r"[a-zA-Z_]", fixed) else "_" + fixed[:63]
+
+
+def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    failing = [t for t in ctx.targets if not t.name_pattern.fullmatch(tool.name)]
+    if not failing:
+        return
+    rules: dict[str, list[str]] = {}
+    for t in failing:
+        rules.setdefault(t.name_rule, []).append(t.name)
+    allowed = "; ".join(f"{rule} ({', '.join(names)})" for rule, names in rules.items())
+    yield Problem(
+        message=f'The name "{tool.name}" is not accepted: allowed is {allowed}.',
+        fix=f'Rename the tool, for example to "{_suggest(tool.name)}".',
+        pointer="/name",
+        targets=tuple(t.name for t in failing),
+        evidence={"name": tool.name, "length": len(tool.name)},
+    )

@@ -1,0 +1,77 @@
+"""A property that is required but nullable, so the model must fill it on every call.
+
+## What it finds
+For targets where every property must be required (OpenAI with `strict: true`), a property listed in
+`required` whose schema admits null (`type: ["string", "null"]`, a null `anyOf` branch, `nullable`).
+
+## Why it matters
+This is how strict mode spells "optional", and it is what the fix for `optional-not-required` produces, so
+it is expected on corrected schemas. It is still worth knowing: the model writes the field, often as
+null, on every call, which costs output tokens and invites made-up values (seed 002).
+
+## Example
+```json
+{"type": "object", "additionalProperties": false, "required": ["fact", "note"],
+ "properties": {"fact": {"type": "string"}, "note": {"type": ["string", "null"]}}}
+```
+
+## Use instead
+Keep it if the field is genuinely optional; otherwise drop `null` from its type, or drop the field.
+
+## References
+- https://developers.openai.com/api/docs/guides/structured-outputs#all-fields-must-be-required
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tooldiff import schemawalk
+from tooldiff.model import Problem, Severity, Tool
+from tooldiff.rules.base import Context
+
+CODE = "optional-forced-required"
+SEVERITY: Severity = "info"
+KIND = "tool"
+
+_BASE = {"type": "object", "additionalProperties": False, "required": ["fact", "note"]}
+EXAMPLE = [
+    {
+        "name": "save_facts",
+        "description": "Save facts about the user.",
+        "input_schema": {
+            **_BASE,
+            "properties": {"fact": {"type": "string"}, "note": {"type": ["string", "null"]}},
+        },
+    }
+]
+FIXED = [
+    {
+        "name": "save_facts",
+        "description": "Save facts about the user.",
+        "input_schema": {**_BASE, "properties": {"fact": {"type": "string"}, "note": {"type": "string"}}},
+    }
+]
+
+
+def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    targets = tuple(t.name for t in ctx.targets if t.all_properties_required)
+    if not targets or not schemawalk.has_schema(tool):
+        return
+    for node in schemawalk.nodes(tool):
+        s = node.schema
+        if not isinstance(s, dict) or not schemawalk.is_object(s):
+            continue
+        required = schemawalk.required_of(s)
+        for name, prop in schemawalk.properties_of(s).items():
+            if name in required and schemawalk.admits_null(prop):
+                yield Problem(
+                    message=(
+                        f'Property "{name}" is required and nullable, so the model must fill it on '
+                        "every call, with null when it has nothing."
+                    ),
+                    fix="Keep it if the field is truly optional; otherwise make it non-nullable.",
+                    pointer=f"{node.pointer}/properties/{schemawalk.escape(name)}",
+                    targets=targets,
+                    evidence={"property": name},
+                )

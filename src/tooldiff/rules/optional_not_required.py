@@ -1,0 +1,85 @@
+"""A property that is not listed in `required`, where strict mode rejects the tool.
+
+## What it finds
+For targets that require every property to be required (OpenAI with `strict: true`), each property of
+each object schema that is missing from that object's `required` list.
+
+## Why it matters
+OpenAI Structured Outputs refuses the whole request when any field is optional: "all fields or function
+parameters must be specified as required". The tool fails on the first call, not at review time.
+
+## Example
+```json
+{"name": "save_facts", "description": "Save facts about the user.",
+ "input_schema": {"type": "object", "additionalProperties": false, "required": ["fact"],
+                  "properties": {"fact": {"type": "string"}, "note": {"type": "string"}}}}
+```
+
+## Use instead
+List the property in `required` and let it be null when the model has nothing to say:
+```json
+{"properties": {"fact": {"type": "string"}, "note": {"type": ["string", "null"]}},
+ "required": ["fact", "note"], "additionalProperties": false, "type": "object"}
+```
+This is expected to produce `optional-forced-required` (info).
+
+## References
+- https://developers.openai.com/api/docs/guides/structured-outputs#all-fields-must-be-required
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tooldiff import schemawalk
+from tooldiff.model import Problem, Severity, Tool
+from tooldiff.rules.base import Context
+
+CODE = "optional-not-required"
+SEVERITY: Severity = "error"
+KIND = "tool"
+
+_SCHEMA = {"type": "object", "additionalProperties": False, "properties": {"fact": {"type": "string"}}}
+EXAMPLE = [
+    {
+        "name": "save_facts",
+        "description": "Save facts about the user.",
+        "input_schema": {
+            **_SCHEMA,
+            "required": ["fact"],
+            "properties": {"fact": {"type": "string"}, "note": {"type": "string"}},
+        },
+    }
+]
+FIXED = [
+    {
+        "name": "save_facts",
+        "description": "Save facts about the user.",
+        "input_schema": {
+            **_SCHEMA,
+            "required": ["fact", "note"],
+            "properties": {"fact": {"type": "string"}, "note": {"type": ["string", "null"]}},
+        },
+    }
+]
+
+
+def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    targets = tuple(t.name for t in ctx.targets if t.all_properties_required)
+    if not targets or not schemawalk.has_schema(tool):
+        return
+    for node in schemawalk.nodes(tool):
+        s = node.schema
+        if not isinstance(s, dict) or not schemawalk.is_object(s):
+            continue
+        required = schemawalk.required_of(s)
+        for name in schemawalk.properties_of(s):
+            if name in required:
+                continue
+            yield Problem(
+                message=f'Property "{name}" is not in required; strict mode rejects optional fields.',
+                fix=f'Add "{name}" to required and allow null in its type if it is truly optional.',
+                pointer=f"{node.pointer}/properties/{schemawalk.escape(name)}",
+                targets=targets,
+                evidence={"property": name, "required": sorted(required)},
+            )

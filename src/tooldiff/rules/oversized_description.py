@@ -1,0 +1,93 @@
+"""A tool or property description longer than the configured limit.
+
+## What it finds
+A tool description over 1,024 characters, or a property description over 512 (options `tool_max_chars`
+and `property_max_chars`, or the config's `description_limits`). A target's own documented limit, where it
+has one, wins if it is lower.
+
+## Why it matters
+Descriptions are sent on every call and paid for on every call. Past a point they dilute what the model
+needs to choose the tool, and some providers truncate or reject them.
+
+## Example
+A tool description of 1,500 characters of usage notes and changelog.
+
+## Use instead
+Keep the description to what the tool does, when to use it and when not to; move the rest to docs.
+
+## References
+- Seed 002 (maxDescriptionChars, maxPropertyDescriptionChars)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from tooldiff import schemawalk
+from tooldiff.model import Problem, Severity, Tool
+from tooldiff.rules.base import Context
+
+CODE = "oversized-description"
+SEVERITY: Severity = "warning"
+KIND = "tool"
+OPTIONS: dict[str, Any] = {"tool_max_chars": 1024, "property_max_chars": 512}
+
+EXAMPLE = [
+    {
+        "name": "export_report",
+        "description": "Export the report. " * 60,
+        "input_schema": {
+            "type": "object",
+            "properties": {"fmt": {"type": "string", "description": "x" * 600}},
+        },
+    }
+]
+FIXED = [
+    {
+        "name": "export_report",
+        "description": "Export the monthly report as PDF or CSV.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"fmt": {"type": "string", "description": "pdf or csv"}},
+        },
+    }
+]
+
+
+def _limit(option: Any, documented: list[int | None]) -> int:
+    limits = [int(option)] + [d for d in documented if d is not None]
+    return min(limits)
+
+
+def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    targets = tuple(t.name for t in ctx.targets)
+    tool_max = _limit(
+        ctx.options.get("tool_max_chars", 1024), [t.tool_description_max_chars for t in ctx.targets]
+    )
+    prop_max = _limit(
+        ctx.options.get("property_max_chars", 512), [t.property_description_max_chars for t in ctx.targets]
+    )
+    if len(tool.description) > tool_max:
+        yield Problem(
+            message=f"The tool description is {len(tool.description)} characters, over the limit {tool_max}.",
+            fix="Shorten it to what the tool does and when to use it; move the rest to documentation.",
+            pointer="/description",
+            targets=targets,
+            evidence={"chars": len(tool.description), "limit": tool_max},
+        )
+    if not schemawalk.has_schema(tool):
+        return
+    for node in schemawalk.nodes(tool):
+        s = node.schema
+        if node.via != "properties" or not isinstance(s, dict):
+            continue
+        text = s.get("description")
+        if isinstance(text, str) and len(text) > prop_max:
+            yield Problem(
+                message=f'The description of "{node.key}" has {len(text)} characters, over {prop_max}.',
+                fix="Shorten the property description; it is sent on every call.",
+                pointer=f"{node.pointer}/description",
+                targets=targets,
+                evidence={"chars": len(text), "limit": prop_max, "property": node.key},
+            )

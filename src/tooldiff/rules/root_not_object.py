@@ -1,0 +1,73 @@
+"""The input schema is not an object schema.
+
+## What it finds
+A tool whose input schema (Anthropic `input_schema`, OpenAI and Gemini `parameters`, MCP `inputSchema`) is
+present but is not an object schema: not a mapping, typed as something other than `object`, or an untyped
+schema without `properties` (such as a bare `anyOf` at the root).
+
+## Why it matters
+Every provider expects the arguments to be one JSON object. A root `string` or `anyOf` is rejected, or the
+adapters send the tool with no parameters at all (seed 002). Tools with no schema at all are fine: they
+take no arguments.
+
+## Example
+```json
+{"name": "search", "description": "Search the catalogue.", "input_schema": {"type": "string"}}
+```
+
+## Use instead
+```json
+{"name": "search", "description": "Search the catalogue.",
+ "input_schema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}
+```
+
+## References
+- https://developers.openai.com/api/docs/guides/structured-outputs#root-objects-must-not-be-anyof-and-must-be-an-object
+- https://docs.anthropic.com/en/api/messages#body-tools
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tooldiff import schemawalk
+from tooldiff.model import Problem, Severity, Tool
+from tooldiff.rules.base import Context
+
+CODE = "root-not-object"
+SEVERITY: Severity = "error"
+KIND = "tool"
+
+EXAMPLE = [{"name": "search", "description": "Search the catalogue.", "input_schema": {"type": "string"}}]
+FIXED = [
+    {
+        "name": "search",
+        "description": "Search the catalogue.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"query": {"type": "string"}},
+            "required": ["query"],
+        },
+    }
+]
+
+
+def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    targets = tuple(t.name for t in ctx.targets if t.root_must_be_object)
+    if not targets or not schemawalk.has_schema(tool):
+        return
+    schema = tool.input_schema
+    if schemawalk.is_object(schema):
+        return
+    if isinstance(schema, dict):
+        types = sorted(schemawalk.types_of(schema))
+        found = " or ".join(types) if types else "an untyped schema without properties"
+    else:
+        found = "null" if schema is None else type(schema).__name__
+    yield Problem(
+        message=f"The input schema is {found}, not an object schema.",
+        fix='Wrap the arguments in {"type": "object", "properties": {...}}.',
+        pointer="/input_schema",
+        targets=targets,
+        evidence={"found": found},
+    )

@@ -1,0 +1,96 @@
+"""A JSON Schema keyword the target rejects or ignores.
+
+## What it finds
+Keywords in schema position that a target lists as unsupported. OpenAI strict: `allOf`, `oneOf` (use
+`anyOf`), `not`, `if`/`then`/`else`, `dependentRequired`, `dependentSchemas`, `patternProperties`,
+`propertyNames`, `unevaluatedProperties`. Google: the same without `oneOf`. Anthropic and non-strict
+OpenAI accept the schema as written. The lists live in `data/targets/*.json`.
+
+## Why it matters
+A rejected keyword fails the request; an ignored one silently stops constraining the model, so the
+arguments your code receives no longer match the schema you reviewed.
+
+## Example
+```json
+{"type": "object", "properties": {"id": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}}
+```
+
+## Use instead
+```json
+{"type": "object", "properties": {"id": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}
+```
+
+## References
+- https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas
+- https://ai.google.dev/api/caching#Schema
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tooldiff import schemawalk
+from tooldiff.model import Problem, Severity, Tool
+from tooldiff.rules.base import Context
+
+CODE = "unsupported-keyword"
+SEVERITY: Severity = "warning"
+KIND = "tool"
+
+EXAMPLE = [
+    {
+        "name": "get_order",
+        "description": "Fetch one order by its id.",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "id": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+                "filter": {"not": {"type": "null"}},
+            },
+        },
+    }
+]
+FIXED = [
+    {
+        "name": "get_order",
+        "description": "Fetch one order by its id.",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "id": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                "filter": {"type": "string"},
+            },
+        },
+    }
+]
+
+_HINTS = {
+    "oneOf": "use anyOf",
+    "allOf": "merge the branches into one schema",
+    "not": "describe the allowed values instead",
+    "if": "split into separate tools or use anyOf",
+}
+
+
+def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    rejecting = [(t.name, t.unsupported_keywords | t.ignored_keywords) for t in ctx.targets]
+    rejecting = [(n, kws) for n, kws in rejecting if kws]
+    if not rejecting or not schemawalk.has_schema(tool):
+        return
+    watched = frozenset().union(*(kws for _, kws in rejecting))
+    for node in schemawalk.nodes(tool):
+        s = node.schema
+        if not isinstance(s, dict) or watched.isdisjoint(s):
+            continue
+        for keyword in s:
+            if keyword not in watched:
+                continue
+            targets = tuple(n for n, kws in rejecting if keyword in kws)
+            hint = _HINTS.get(keyword, "remove it or express the constraint in the description")
+            yield Problem(
+                message=f"The keyword {keyword} is not supported by {', '.join(targets)}.",
+                fix=f"Remove {keyword}: {hint}.",
+                pointer=f"{node.pointer}/{schemawalk.escape(keyword)}",
+                targets=targets,
+                evidence={"keyword": keyword},
+            )

@@ -1,0 +1,153 @@
+"""One iterative walk over a tool's input schema, shared by every lint rule.
+
+Schemas come from strangers: they may be booleans, lists, BFCL's `type: "dict"`, YAML-shared subtrees or
+nested ten thousand deep. The walk never recurses, never raises, visits a shared subtree once and stops
+after `MAX_NODES` nodes. The engine runs every rule on one tool in a row, so the node list of the last few
+schemas is cached by identity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from tooldiff.model import Tool
+
+MAX_NODES = 100_000
+
+# Keywords whose value is one subschema, a map of subschemas, or a list of subschemas (all drafts).
+ONE = (
+    "additionalProperties",
+    "items",
+    "additionalItems",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+)
+MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies")
+LISTS = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
+# BFCL and some generators write Python's names for JSON types; read them leniently when walking.
+OBJECT_TYPES = frozenset({"object", "dict"})
+
+
+class Node(NamedTuple):
+    pointer: str  # relative to the tool: "/input_schema/properties/x"
+    schema: Any  # a dict for real schemas; anything else is junk the rules skip
+    depth: int  # object schemas on the path from the root, this one included
+    via: str  # keyword that led here ("" for the root)
+    key: str | None  # property or definition name when `via` is a map keyword
+
+
+def escape(token: str) -> str:
+    """RFC 6901 reference token."""
+    if "~" in token or "/" in token:
+        return token.replace("~", "~0").replace("/", "~1")
+    return token
+
+
+def types_of(schema: Mapping[str, Any]) -> frozenset[str]:
+    t = schema.get("type")
+    if isinstance(t, str):
+        return frozenset((t,))
+    if isinstance(t, list):
+        return frozenset(x for x in t if isinstance(x, str))
+    return frozenset()
+
+
+def is_object(schema: Any) -> bool:
+    """An object schema: typed object (or BFCL's dict), or untyped with properties."""
+    if not isinstance(schema, dict):
+        return False
+    types = types_of(schema)
+    if types:
+        return bool(types & OBJECT_TYPES)
+    return isinstance(schema.get("properties"), dict)
+
+
+def admits_null(schema: Any) -> bool:
+    """Whether a property's schema lets the model send null (type list, anyOf branch or OpenAPI nullable)."""
+    if not isinstance(schema, dict):
+        return False
+    if "null" in types_of(schema) or schema.get("nullable") is True:
+        return True
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and any(
+            isinstance(b, dict) and "null" in types_of(b) for b in branches
+        ):
+            return True
+    enum = schema.get("enum")
+    return isinstance(enum, list) and None in enum
+
+
+def properties_of(schema: Mapping[str, Any]) -> dict[str, Any]:
+    props = schema.get("properties")
+    return props if isinstance(props, dict) else {}
+
+
+def required_of(schema: Mapping[str, Any]) -> frozenset[str]:
+    req = schema.get("required")
+    if isinstance(req, list):
+        return frozenset(r for r in req if isinstance(r, str))
+    return frozenset()
+
+
+def walk(schema: Any, base: str = "/input_schema", max_nodes: int = MAX_NODES) -> list[Node]:
+    """Every subschema in document order (depth first), as Nodes. Never raises, never recurses."""
+    out: list[Node] = []
+    seen: set[int] = set()
+    stack: list[Node] = [Node(base, schema, 1 if is_object(schema) else 0, "", None)]
+    while stack and len(out) < max_nodes:
+        node = stack.pop()
+        out.append(node)
+        s = node.schema
+        if not isinstance(s, dict) or id(s) in seen:
+            continue
+        seen.add(id(s))
+        children: list[Node] = []
+        depth = node.depth
+        for kw, value in s.items():
+            if kw in MAPS and isinstance(value, dict):
+                prefix = f"{node.pointer}/{kw}/"
+                for name, sub in value.items():
+                    if isinstance(sub, dict | bool):
+                        key = name if isinstance(name, str) else str(name)
+                        children.append(Node(prefix + escape(key), sub, depth + is_object(sub), kw, key))
+            elif kw in LISTS and isinstance(value, list):
+                prefix = f"{node.pointer}/{kw}/"
+                for i, sub in enumerate(value):
+                    children.append(Node(f"{prefix}{i}", sub, depth + is_object(sub), kw, None))
+            elif kw in ONE and isinstance(value, dict | bool):
+                children.append(Node(f"{node.pointer}/{kw}", value, depth + is_object(value), kw, None))
+        stack.extend(reversed(children))
+    return out
+
+
+_CACHE: dict[int, tuple[Any, list[Node]]] = {}
+_CACHE_SIZE = 8
+
+
+def nodes(tool: Tool) -> list[Node]:
+    """`walk(tool.input_schema)`, cached by the schema's identity for the few most recent tools."""
+    schema = tool.input_schema
+    hit = _CACHE.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    result = walk(schema)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.pop(next(iter(_CACHE)))
+    # Holding the schema keeps its id from being reused while the entry lives.
+    _CACHE[id(schema)] = (schema, result)
+    return result
+
+
+def has_schema(tool: Tool) -> bool:
+    """False when the source gave no input schema at all (a parameterless tool)."""
+    if tool.schema_key:
+        return True
+    return tool.input_schema is not None and tool.input_schema != {}
