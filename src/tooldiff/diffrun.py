@@ -25,7 +25,7 @@ from tooldiff.discover import discover
 from tooldiff.engine import Analysis, analyse
 from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
 from tooldiff.model import ParseError, Report, Toolset
-from tooldiff.scope import Scope, neighbours, scopes
+from tooldiff.scope import Scope, scopes, widen
 from tooldiff.sources import FileSource, WorktreeSource
 
 OVERHEAD_NOTE = ("Token deltas leave out the fixed per-request overhead a provider adds for tools: "
@@ -99,10 +99,9 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
                base_ref: str | None = None, head_ref: str | None = None) -> Report:
     """The diff report of two discovered trees analysed with one config."""
     tree = diff_toolsets(base.toolsets, head.toolsets, renames)
-    base_scope, head_scope = scopes(tree, full=full)
+    base_scope, head_scope = widen(tree, *scopes(tree, full=full), config)
     base_sets = _pick(base.toolsets, base_scope.changed_toolsets, full)
     head_sets = _pick(head.toolsets, head_scope.changed_toolsets, full)
-    head_scope = neighbours(head_scope, head_sets, config)
     a_base = analyse(base_sets, config, base.files, scope=base_scope, parse_errors=base.errors)
     a_head = analyse(head_sets, config, head.files, scope=head_scope, parse_errors=head.errors)
     marked, resolved = compare(translate(a_base.findings, tree), a_head.findings)
@@ -129,6 +128,7 @@ def _stats(tree: TreeDiff, base: Analysis, head: Analysis, scope: Scope) -> dict
         "toolsets_changed": len(tree.changed),
         "tools_changed": sum(len(d.changes) for d in tree.changed),
         "neighbours": len(scope.neighbours),
+        "pairs_recandidated": len(scope.pairs),
         "tools_analysed": head.stats.get("tools_analysed", 0),
         "pairs_analysed": head.stats.get("pairs_analysed", 0),
         "base_tools_analysed": base.stats.get("tools_analysed", 0),

@@ -25,14 +25,17 @@ class Scope:
     changed: frozenset[Key] = frozenset()
     changed_toolsets: frozenset[str] = frozenset()
     full: bool = False
-    # Tools a pair rule's candidate search pairs with a changed tool (informational: see `neighbours`).
+    # Tools a pair rule's candidate search pairs with a changed tool (see `widen`).
     neighbours: frozenset[Key] = field(default=frozenset())
+    # Extra (toolset, a, b) pairs, names sorted: unchanged tools whose candidacy flipped (see `widen`).
+    pairs: frozenset[tuple[str, str, str]] = field(default=frozenset())
 
     def in_scope_tool(self, toolset_id: str, name: str) -> bool:
         return self.full or (toolset_id, name) in self.changed
 
     def in_scope_pair(self, toolset_id: str, a: str, b: str) -> bool:
-        return self.full or (toolset_id, a) in self.changed or (toolset_id, b) in self.changed
+        return (self.full or (toolset_id, a) in self.changed or (toolset_id, b) in self.changed
+                or (toolset_id, *_pair(a, b)) in self.pairs)
 
     def in_scope_toolset(self, toolset_id: str) -> bool:
         return self.full or toolset_id in self.changed_toolsets
@@ -62,26 +65,57 @@ def scopes(diff: TreeDiff, *, full: bool = False) -> tuple[Scope, Scope]:
             Scope(frozenset(head), frozenset(head_sets), full))
 
 
-def neighbours(scope: Scope, toolsets: Sequence[Toolset], config: Config) -> Scope:
-    """`scope` with its neighbours: every unchanged tool that `pairs.candidates` pairs with a changed
-    one, in the same toolset. Uses the engine's own view construction so the pairs are the same."""
+def candidate_pairs(toolsets: Sequence[Toolset], config: Config) -> dict[str, set[tuple[str, str]]]:
+    """Toolset id -> the name pairs `pairs.candidates` proposes, with the engine's own views."""
     from tooldiff import pairs, rules
     from tooldiff.engine import Engine
 
     eng = Engine(config, {})
     codes = [c for c in rules.PAIR_PRECEDENCE if c in eng.enabled]
-    if not codes or scope.full:
-        return scope
-    found: set[Key] = set()
+    out: dict[str, set[tuple[str, str]]] = {}
     for ts in toolsets:
-        if ts.id not in scope.changed_toolsets or len(ts.tools) < 2:
+        if not codes or len(ts.tools) < 2:
+            out[ts.id] = set()
             continue
         ctx = eng.context(codes[0], (), ts.id)
         views = [pairs.analyse(t, ctx) for t in ts.tools]
-        for i, j in pairs.candidates(views):
-            a, b = (ts.id, ts.tools[i].name), (ts.id, ts.tools[j].name)
-            if a in scope.changed and b not in scope.changed:
-                found.add(b)
-            elif b in scope.changed and a not in scope.changed:
-                found.add(a)
-    return Scope(scope.changed, scope.changed_toolsets, scope.full, frozenset(found))
+        out[ts.id] = {_pair(ts.tools[i].name, ts.tools[j].name) for i, j in pairs.candidates(views)}
+    return out
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+def widen(diff: TreeDiff, base: Scope, head: Scope, config: Config) -> tuple[Scope, Scope]:
+    """Add neighbours, and the pairs of two unchanged tools whose candidacy flipped.
+
+    The candidate search looks at the whole toolset (how common a term is), so adding a tool can make
+    or unmake a pair of two unchanged tools. Analysing those pairs on both sides keeps the invariant:
+    new findings == check(head) - check(base) on the changed toolsets."""
+    if head.full:
+        return base, head
+    both = [d for d in diff.changed if d.base is not None and d.head is not None]
+    base_c = candidate_pairs([d.base for d in both if d.base is not None], config)
+    head_c = candidate_pairs([d.head for d in both if d.head is not None], config)
+    b_pairs: set[tuple[str, str, str]] = set()
+    h_pairs: set[tuple[str, str, str]] = set()
+    near: set[Key] = set()
+    for d in both:
+        assert d.base_id is not None
+        new_name = {c.previous_name: c.name for c in d.tools if c.previous_name is not None}
+        old_name = {v: k for k, v in new_name.items()}
+        at_base = {_pair(new_name.get(a, a), new_name.get(b, b)) for a, b in base_c.get(d.base_id, ())}
+        at_head = head_c.get(d.id, set())
+        for a, b in at_head:
+            if (d.id, a) in head.changed and (d.id, b) not in head.changed:
+                near.add((d.id, b))
+            elif (d.id, b) in head.changed and (d.id, a) not in head.changed:
+                near.add((d.id, a))
+        for a, b in at_base ^ at_head:
+            if (d.id, a) in head.changed or (d.id, b) in head.changed:
+                continue
+            h_pairs.add((d.id, a, b))
+            b_pairs.add((d.base_id, *_pair(old_name.get(a, a), old_name.get(b, b))))
+    return (Scope(base.changed, base.changed_toolsets, False, base.neighbours, frozenset(b_pairs)),
+            Scope(head.changed, head.changed_toolsets, False, frozenset(near), frozenset(h_pairs)))
