@@ -1,5 +1,7 @@
 """The GitHub Actions runner's file and stdout protocols: outputs, the job summary, workflow commands.
 
+Annotations for findings are rendered by `render.annotations` (10 per level, most severe first).
+
 https://docs.github.com/actions/reference/workflow-commands-for-github-actions
 """
 
@@ -7,17 +9,13 @@ from __future__ import annotations
 
 import secrets
 import sys
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TextIO
 
 # A job summary holds up to 1 MiB per step; stay under it with room for the truncation note.
 SUMMARY_LIMIT = 1024 * 1024 - 1024
 TRUNCATED_NOTE = "\n\n_(tooldiff: the summary was cut to fit the 1 MiB job-summary limit.)_\n"
-# GitHub shows at most 10 error and 10 warning annotations per step (and 10 notices).
-SHOWN_PER_LEVEL = 10
-LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def write_outputs(path: Path | None, outputs: Mapping[str, str]) -> None:
@@ -66,33 +64,6 @@ def command(name: str, message: str, **properties: str | int | None) -> str:
     """One workflow command line, with data and properties escaped as the runner expects."""
     props = ",".join(f"{k}={_escape_property(str(v))}" for k, v in properties.items() if v not in (None, ""))
     return f"::{name}{' ' + props if props else ''}::{_escape_data(message)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Annotation:
-    level: str  # error | warning | info
-    message: str
-    file: str | None = None
-    line: int | None = None
-    title: str | None = None
-
-
-def annotation_lines(annotations: Sequence[Annotation]) -> list[str]:
-    """The most severe first, at most 10 per level (GitHub drops the rest), then one line for the rest."""
-    order = {"error": 0, "warning": 1, "info": 2}
-    lines: list[str] = []
-    hidden = 0
-    shown: dict[str, int] = {}
-    for a in sorted(annotations, key=lambda a: order.get(a.level, 3)):
-        level = LEVELS.get(a.level, "notice")
-        if shown.get(level, 0) >= SHOWN_PER_LEVEL:
-            hidden += 1
-            continue
-        shown[level] = shown.get(level, 0) + 1
-        lines.append(command(level, a.message, file=a.file, line=a.line, title=a.title))
-    if hidden:
-        lines.append(command("notice", f"{hidden} more finding(s) are listed in the job summary"))
-    return lines
 
 
 def add_mask(value: str, out: TextIO | None = None) -> None:

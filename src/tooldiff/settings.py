@@ -55,6 +55,8 @@ class Settings:
     base_tools: str | None = None
     head_tools: str | None = None
     bot_login: str = "github-actions[bot]"
+    sha: str = ""
+    run_id: str = ""
 
     @property
     def owner_repo(self) -> tuple[str, str]:
@@ -136,4 +138,6 @@ def from_env(env: Mapping[str, str]) -> Settings:
         base_tools=_optional(env, "base-tools"),
         head_tools=_optional(env, "head-tools"),
         bot_login=_input(env, "bot-login") or "github-actions[bot]",
+        sha=env.get("GITHUB_SHA", "").strip(),
+        run_id=env.get("GITHUB_RUN_ID", "").strip(),
     )

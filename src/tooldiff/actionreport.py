@@ -1,0 +1,87 @@
+"""The Report an action run is about: a PR diff or an audit, plus code-defined tools from dump files.
+
+The action never runs a configured `command:` itself: earlier workflow steps dump code-defined tools to
+files (`base-tools`, `head-tools`), and the action reads those files as data. Under `pull_request_target`
+the head is read from git objects only and both refs use the base's config.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from tooldiff.eventplan import Plan
+from tooldiff.model import Report
+from tooldiff.settings import Settings, SettingsError
+
+COMMANDS_REFUSED = ("Configured `command:` sources were not run: the action reads code-defined tools from "
+                    "the `base-tools`/`head-tools` files that earlier steps wrote.")
+
+
+def _dump(settings: Settings, name: str | None) -> Path | None:
+    if not name:
+        return None
+    path = (settings.workspace / name).resolve()
+    if not path.is_file():
+        raise SettingsError(f"tool dump {name!r} does not exist")
+    return path
+
+
+def merge(a: Report, b: Report) -> Report:
+    """Two reports of disjoint toolsets as one."""
+    stats = dict(a.stats)
+    for key, value in b.stats.items():
+        stats[key] = stats.get(key, 0) + value
+    return dataclasses.replace(
+        a, toolsets=a.toolsets + b.toolsets, tools=a.tools + b.tools, findings=a.findings + b.findings,
+        resolved=a.resolved + b.resolved, stats=stats, notes=tuple(dict.fromkeys(a.notes + b.notes)),
+        config_changes=a.config_changes + b.config_changes)
+
+
+def _diff(settings: Settings, plan: Plan) -> Report:
+    from tooldiff import diffrun
+
+    assert plan.base is not None and plan.head is not None
+    report = diffrun.run_diff(settings.workspace, plan.base, plan.head, paths=settings.paths,
+                              config_from="head" if plan.trusted_head else "base", run_commands=False)
+    base_dump, head_dump = _dump(settings, settings.base_tools), _dump(settings, settings.head_tools)
+    if base_dump and head_dump:
+        report = merge(report, diffrun.run_diff_paths(base_dump, head_dump))
+    elif base_dump or head_dump:
+        report = dataclasses.replace(report, notes=(
+            *report.notes, "Code-defined tools were not compared: give both `base-tools` and `head-tools`."))
+    if settings.config or settings.targets:
+        report = dataclasses.replace(report, notes=(
+            *report.notes, "In a diff, each ref is analysed with its `.tooldiff.yml`; the `config` and "
+            "`targets` inputs apply to audits."))
+    return report
+
+
+def _audit(settings: Settings, plan: Plan) -> Report:
+    from tooldiff.check import find_config, run_check
+    from tooldiff.gitread import GitError, GitRepo, GitSource
+    from tooldiff.sources import FileSource, WorktreeSource
+
+    source: FileSource = WorktreeSource(settings.workspace)
+    head = plan.head
+    try:
+        repo = GitRepo(settings.workspace)
+        head = repo.resolve(head or "HEAD")
+        source = GitSource(repo, head, label=head)
+    except GitError:
+        pass  # not a git checkout: audit the files as they are
+    config = find_config(source, settings.config)
+    if settings.targets and hasattr(config, "targets"):
+        config = dataclasses.replace(config, targets=tuple(settings.targets))
+    report = run_check(source, config, settings.paths, mode="audit", head_ref=head)
+    head_dump = _dump(settings, settings.head_tools)
+    if head_dump:
+        report = merge(report, run_check(WorktreeSource(head_dump.parent), config, [head_dump.name],
+                                         mode="audit", head_ref=head))
+    if getattr(config, "sources", ()) and not head_dump:
+        report = dataclasses.replace(report, notes=(*report.notes, COMMANDS_REFUSED))
+    return report
+
+
+def analyse_plan(settings: Settings, plan: Plan) -> Report:
+    return _diff(settings, plan) if plan.kind == "diff" else _audit(settings, plan)
