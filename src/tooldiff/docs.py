@@ -60,7 +60,10 @@ def parse_docstring(text: str) -> tuple[str, dict[str, str]]:
             if line and not line.startswith(" ") and _UNDERLINE.match(nxt) and len(line) <= 40:
                 title, i = line.strip(), i + 1
             elif (m := _HEADING.match(line)) and (current is not None or summary):
+                # `## Anything` is a heading; `**Title**` and `Title:` only when it names a known section.
                 title = (m.group("a") or m.group("b") or m.group("c")).strip()
+                if not m.group("a") and _canonical(title) not in SECTION_ORDER:
+                    title = None
         if title is not None:
             current = sections.setdefault(_canonical(title), [])
         elif current is not None:

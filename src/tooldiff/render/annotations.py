@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tooldiff.model import Finding, Report
 from tooldiff.render.context import RenderContext
+from tooldiff.render.escape import visible
 from tooldiff.render.view import ordered
 
 PER_LEVEL = 10
@@ -17,6 +18,7 @@ COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def escape_data(text: str) -> str:
+    text = visible(text)  # no bidi overrides or terminal escapes in the log either
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

@@ -38,9 +38,14 @@ _SAFE_CODE = re.compile(r"[A-Za-z0-9_.:/-]+")
 _SAFE_MERMAID = re.compile(r"[^A-Za-z0-9_.:/ -]")
 
 
+def visible(value: object) -> str:
+    """The text with controls and bidi overrides shown as U+FFFD, line breaks kept."""
+    return _CONTROLS.sub("\ufffd", str(value))
+
+
 def plain(value: object, limit: int = 0) -> str:
     """One line of text with controls removed: for terminals and workflow commands."""
-    text = _CONTROLS.sub("\ufffd", str(value))
+    text = visible(value)
     text = _SPACES.sub(" ", _BREAKS.sub(" ", text)).strip()
     if limit and len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"

@@ -91,4 +91,3 @@ def overlap_graph(report: Report, *, crowded_only: bool, cap: int = 20) -> Graph
         lines += ["  classDef changed stroke-width:4px", f"  class {','.join(marked)} changed"]
     lines.append("```")
     return Graph("\n".join(lines), len(ids), total - len(ids))
-

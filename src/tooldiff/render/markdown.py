@@ -6,13 +6,13 @@ what it left out and where the full report is.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from tooldiff.model import Finding, Report, ToolReport
 from tooldiff.render import graph as graphs
 from tooldiff.render import view
+from tooldiff.render.budget import fit
 from tooldiff.render.context import RenderContext
 from tooldiff.render.escape import environment, md, percent, plain, plural
 
@@ -25,23 +25,20 @@ DEFAULT_HINT = "Run `tooldiff` locally, or see the job summary, for the full rep
 
 @dataclass(frozen=True, slots=True)
 class Detail:
-    """One level of detail. `None` caps mean everything."""
+    """One level of detail. A `None` cap means everything; see `budget.fit` for `min_findings`."""
 
-    severities: tuple[str, ...]
     finding_cap: int | None
     resolved_cap: int
     existing_cap: int
     table_cap: int
     graph: bool
+    min_findings: int | None = None
 
 
 LEVELS: tuple[Detail, ...] = (
-    Detail(("error", "warning", "info"), None, 100, 50, 200, True),
-    Detail(("error", "warning"), None, 50, 20, 100, True),
-    Detail(("error", "warning"), 200, 20, 0, 50, False),
-    Detail(("error",), 200, 0, 0, 30, False),
-    Detail(("error",), 50, 0, 0, 10, False),
-    Detail(("error",), 10, 0, 0, 5, False),
+    Detail(None, 100, 50, 200, True),
+    Detail(None, 20, 0, 50, False, min_findings=20),
+    Detail(None, 0, 0, 10, False, min_findings=0),
 )
 
 
@@ -74,15 +71,8 @@ def verdict(report: Report) -> str:
 
 def _context(report: Report, ctx: RenderContext, level: Detail) -> dict[str, Any]:
     new = view.ordered(f for f in report.findings if f.status == "new")
-    shown = [f for f in new if f.severity in level.severities]
-    omitted: list[str] = []
-    for sev in ("info", "warning", "error"):
-        dropped = sum(1 for f in new if f.severity == sev) - sum(1 for f in shown if f.severity == sev)
-        if sev not in level.severities and dropped:
-            omitted.append(f"{dropped:,} new {sev} finding{'s' if dropped != 1 else ''}")
-    if level.finding_cap is not None and len(shown) > level.finding_cap:
-        omitted.append(f"{len(shown) - level.finding_cap:,} more new findings")
-        shown = shown[: level.finding_cap]
+    shown = new if level.finding_cap is None else new[: level.finding_cap]
+    omitted = dropped_findings(new, shown, "new ")
     resolved = view.ordered(report.resolved)
     existing = view.ordered(f for f in report.findings if f.status != "new")
     rows = view.token_rows(report, changed_only=report.mode == "diff")
@@ -139,6 +129,16 @@ def _context(report: Report, ctx: RenderContext, level: Detail) -> dict[str, Any
     }
 
 
+def dropped_findings(every: list[Finding], shown: list[Finding], adjective: str = "") -> list[str]:
+    """What a cap left out, lowest severity first: ["12 new info findings", ...]."""
+    out = []
+    for sev in ("info", "warning", "error"):
+        n = sum(1 for f in every if f.severity == sev) - sum(1 for f in shown if f.severity == sev)
+        if n:
+            out.append(f"{n:,} {adjective}{sev} finding{'s' if n != 1 else ''}")
+    return out
+
+
 def _status_counts(findings: list[Finding]) -> str:
     counts: dict[str, int] = {}
     for f in findings:
@@ -146,25 +146,7 @@ def _status_counts(findings: list[Finding]) -> str:
     return ", ".join(f"{n:,} {s}" for s, n in sorted(counts.items()))
 
 
-L = TypeVar("L")
-
-
-def fit(
-    render_level: Callable[[L], str], levels: Sequence[L], limit: int, size: Callable[[str], int] = len
-) -> str:
-    """The richest level that fits `limit`; past the leanest, cut at a line and say so."""
-    text = ""
-    for level in levels:
-        text = render_level(level)
-        if size(text) <= limit:
-            return text
-    note = "\n\n> Cut here to stay within the size limit.\n"
-    cut = text[: max(0, limit - len(note) - 8)]
-    while size(cut) > limit - len(note) - 8:
-        cut = cut[: len(cut) * 9 // 10]
-    return cut[: cut.rfind("\n") + 1 or len(cut)] + note
-
-
 def render(report: Report, ctx: RenderContext) -> str:
     template = environment().get_template("comment.md.j2")
-    return fit(lambda level: template.render(_context(report, ctx, level)), LEVELS, ctx.max_chars)
+    total = sum(1 for f in report.findings if f.status == "new")
+    return fit(lambda level: template.render(_context(report, ctx, level)), LEVELS, ctx.max_chars, total)

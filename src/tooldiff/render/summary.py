@@ -13,9 +13,10 @@ from typing import Any
 from tooldiff.model import SEVERITY_RANK, Finding, Report, ToolsetReport
 from tooldiff.render import graph as graphs
 from tooldiff.render import view
+from tooldiff.render.budget import fit
 from tooldiff.render.context import RenderContext
 from tooldiff.render.escape import environment, number, plain, signed
-from tooldiff.render.markdown import CLEAN_LINE, fit, verdict
+from tooldiff.render.markdown import CLEAN_LINE, dropped_findings, verdict
 
 MAX_BYTES = 1_000_000  # GitHub refuses step summaries over 1 MiB (1,048,576 bytes)
 STATUS_RANK = {"new": 0, "existing": 1, "baselined": 2, "ignored": 3}
@@ -23,18 +24,16 @@ STATUS_RANK = {"new": 0, "existing": 1, "baselined": 2, "ignored": 3}
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    severities: tuple[str, ...]
     finding_cap: int | None
     table_cap: int | None
     graph: bool
+    min_findings: int | None = None
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(("error", "warning", "info"), None, None, True),
-    Level(("error", "warning"), None, 5000, True),
-    Level(("error", "warning"), 2000, 2000, True),
-    Level(("error",), 1000, 500, False),
-    Level(("error",), 200, 100, False),
+    Level(None, None, True),
+    Level(None, 2000, True, min_findings=200),
+    Level(None, 100, False, min_findings=0),
 )
 
 
@@ -72,13 +71,8 @@ def _cap(items: list[Any], cap: int | None) -> list[Any]:
 
 def _context(report: Report, ctx: RenderContext, level: Level) -> dict[str, Any]:
     everything = sorted(report.findings, key=_key)
-    findings = [f for f in everything if f.severity in level.severities]
-    omitted = []
-    if len(findings) < len(everything):
-        omitted.append(f"{len(everything) - len(findings):,} lower-severity findings")
-    if level.finding_cap is not None and len(findings) > level.finding_cap:
-        omitted.append(f"{len(findings) - level.finding_cap:,} more findings")
-        findings = findings[: level.finding_cap]
+    findings = _cap(everything, level.finding_cap)
+    omitted = dropped_findings(everything, findings)
     tools = (
         view.changed_tools(report)
         if report.mode == "diff"
@@ -126,5 +120,6 @@ def render(report: Report, ctx: RenderContext) -> str:
         lambda level: template.render(_context(report, ctx, level)),
         LEVELS,
         MAX_BYTES,
+        len(report.findings),
         size=lambda s: len(s.encode("utf-8", "surrogatepass")),
     )

@@ -1,0 +1,141 @@
+"""The PR comment: order of sections, links, the clean and untouched cases, the budget, GFM tables."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+from markdown_it import MarkdownIt
+
+from tooldiff.render import RenderContext, markdown, summary
+
+from . import reports
+
+CTX = RenderContext(repo_url="octo/helpdesk", head_sha=reports.SHA)
+
+
+def html_of(text: str) -> str:
+    # GitHub-flavoured enough: CommonMark with GFM tables and strikethrough, raw HTML allowed as on GitHub.
+    return MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).render(text)
+
+
+def test_marker_first_then_verdict_then_sections_in_order() -> None:
+    out = markdown.render(reports.overlap_pr(), CTX)
+    lines = out.splitlines()
+    assert lines[0] == "<!-- tooldiff:comment id=default -->"
+    assert lines[1].startswith(
+        "❌ **tooldiff**: 1 new error, 2 new warnings, 1 new info · tokens +58 (+14.4%, "
+    )
+    order = [
+        "### New findings",
+        "### Token cost",
+        "### schemaHash changes",
+        "### Resolved findings",
+        "<details>",
+    ]
+    positions = [out.index(h) for h in order]
+    assert positions == sorted(positions)
+
+
+def test_finding_links_to_the_line_at_head_and_carries_its_fix() -> None:
+    out = markdown.render(reports.overlap_pr(), CTX)
+    assert f"(https://github.com/octo/helpdesk/blob/{reports.SHA}/tools/helpdesk.json#L11)" in out
+    assert "Fix: Merge them into one tool and delete the other; do not add a mode argument." in out
+    # Without a repository or commit there is no link, only the location.
+    bare = markdown.render(reports.overlap_pr(), RenderContext())
+    assert "](https://github.com/octo" not in bare and "tools/helpdesk.json:11" in bare
+
+
+def test_groups_by_tool_most_severe_group_first() -> None:
+    out = markdown.render(reports.overlap_pr(), CTX)
+    items = [line.split("**")[1] for line in out.splitlines() if line.startswith("- **")]
+    assert items == ["error", "info", "warning", "warning"]  # find_document's group holds the error
+    labels = [line for line in out.splitlines() if line.startswith("**") and not line.startswith("**Config")]
+    assert labels[0] == "**find\\_document**"
+
+
+def test_comment_id_goes_into_the_marker_only_when_safe() -> None:
+    assert markdown.render(reports.clean_pr(), replace(CTX, comment_id="docs-2")).startswith(
+        "<!-- tooldiff:comment id=docs-2 -->\n"
+    )
+    assert markdown.render(reports.clean_pr(), replace(CTX, comment_id="x --> <b>")).startswith(
+        "<!-- tooldiff:comment id=default -->\n"
+    )
+
+
+def test_untouched_pr_is_one_line() -> None:
+    out = markdown.render(reports.no_changes(), CTX)
+    assert out.splitlines()[1:] == ["✅ **tooldiff**: this pull request touches no tool definitions."]
+
+
+def test_clean_pr_states_the_limit_of_a_clean_result() -> None:
+    out = markdown.render(reports.clean_pr(), CTX)
+    assert "No new findings." in out and "does not prove that a model will" in out
+    assert "renamed from find" in out and "description, schema" in out
+    assert ".tooldiff.yml: rule intent-overlap" in out
+
+
+def test_overlap_graph_only_when_a_crowded_cluster_grows() -> None:
+    out = markdown.render(reports.overlap_pr(), CTX)
+    graph = out[out.index("```mermaid") : out.index("```", out.index("```mermaid") + 3)]
+    assert '["find_document"]' in graph and '---|"intent-overlap"|' in graph
+    assert '-.-|"directional-domination"|' in graph  # the existing edge is dotted
+    assert "Legend:" in out
+    # The audit's cluster has no changed tools but the summary still draws every cluster with findings.
+    assert "```mermaid" not in markdown.render(reports.clean_pr(), CTX)
+    assert "```mermaid" in summary.render(reports.audit(), CTX)
+
+
+def test_budget_bar_and_token_table() -> None:
+    out = markdown.render(reports.overlap_pr(), CTX)
+    assert (
+        "| **tools/helpdesk.json** | `estimate` | 402 | 460 | +58 | +14.4% | ███▏░░░░░░ 31% of 1,500 |" in out
+    )
+    assert "cancels out of a delta" in out
+
+
+def _tables(html: str) -> list[list[int]]:
+    """Cells per row of every table."""
+    out = []
+    for table in re.findall(r"<table>(.*?)</table>", html, re.S):
+        rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)
+        out.append([len(re.findall(r"<t[hd][ >]", row)) for row in rows])
+    return out
+
+
+@pytest.mark.parametrize("case", sorted(reports.CASES))
+def test_tables_parse_as_gfm_tables(case: str) -> None:
+    for render in (markdown.render, summary.render):
+        text = render(reports.CASES[case](), CTX)
+        expected = text.count("\n|---")
+        tables = _tables(html_of(text))
+        assert len(tables) == expected, case
+        for cells in tables:
+            assert len(cells) >= 2 and len(set(cells)) == 1, (case, cells)
+
+
+def test_many_findings_stay_within_budget_and_say_what_was_left_out() -> None:
+    big = reports.many(3000)
+    ctx = RenderContext(
+        repo_url="octo/helpdesk", head_sha=reports.SHA, full_report_hint="Full report: run 42."
+    )
+    out = markdown.render(big, ctx)
+    assert len(out) <= 65_000 < 65_536
+    assert "Left out to stay within GitHub's comment size limit:" in out
+    assert "new info findings" in out and "Full report: run 42." in out
+    assert out.count("**error**") > 0  # the most severe detail survives
+    assert out.startswith("<!-- tooldiff:comment id=default -->\n")
+
+
+@pytest.mark.parametrize("limit", [2_000, 6_000, 20_000])
+def test_any_budget_is_kept(limit: int) -> None:
+    out = markdown.render(reports.many(600), replace(CTX, max_chars=limit))
+    assert len(out) <= limit
+    assert out.startswith("<!-- tooldiff:comment id=default -->\n")
+
+
+def test_summary_stays_under_one_mebibyte() -> None:
+    out = summary.render(reports.many(3000), CTX)
+    assert len(out.encode()) < 1024 * 1024
+    assert "finding number 2999" in out.lower() or "Left out" in out

@@ -1,0 +1,143 @@
+"""JSON against report.schema.json, SARIF against the SARIF 2.1.0 schema, annotations, text."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from tooldiff.render import RenderContext, annotations, jsonout, sarif, text
+
+from . import reports
+
+CTX = RenderContext()
+ALL = {**reports.CASES, "many": lambda: reports.many(300)}
+SARIF_SCHEMA = Path(__file__).resolve().parents[1] / "fixtures" / "sarif-2.1.0.json"
+
+
+def report_schema() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        resources.files("tooldiff").joinpath("data/report.schema.json").read_text()
+    )
+    return data
+
+
+def test_report_schema_is_valid_draft_2020_12() -> None:
+    jsonschema.Draft202012Validator.check_schema(report_schema())
+
+
+@pytest.mark.parametrize("case", sorted(ALL))
+def test_json_follows_the_v1_contract(case: str) -> None:
+    data = json.loads(jsonout.render(ALL[case](), CTX))
+    jsonschema.Draft202012Validator(report_schema()).validate(data)
+    assert data["version"] == 1
+
+
+def test_json_is_strict() -> None:
+    data = json.loads(jsonout.render(reports.overlap_pr(), CTX))
+    data["findings"][0]["colour"] = "red"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(report_schema()).validate(data)
+
+
+def test_json_does_not_depend_on_input_order() -> None:
+    report = reports.overlap_pr()
+    shuffled = list(report.findings)
+    random.Random(7).shuffle(shuffled)
+    other = replace(report, findings=tuple(shuffled), tools=tuple(reversed(report.tools)))
+    assert jsonout.render(report, CTX) == jsonout.render(other, CTX)
+
+
+def test_json_counts_and_tokens() -> None:
+    data = json.loads(jsonout.render(reports.overlap_pr(), CTX))
+    assert data["counts"]["new"] == {"error": 1, "warning": 2, "info": 1}
+    assert data["counts"]["resolved"] == {"error": 0, "warning": 1, "info": 0}
+    ts = data["toolsets"][0]["tokens"]
+    assert ts["estimate"] == {"base": 402, "head": 460, "delta": 58}
+    added = next(t for t in data["tools"] if t["name"] == "find_document")
+    assert added["change"] == "added" and added["tokens"]["estimate"]["base"] is None
+
+
+@pytest.fixture(scope="module")
+def sarif_validator() -> jsonschema.Draft4Validator:
+    schema = json.loads(SARIF_SCHEMA.read_text())
+    jsonschema.Draft4Validator.check_schema(schema)
+    return jsonschema.Draft4Validator(schema)
+
+
+@pytest.mark.parametrize("case", sorted(ALL))
+def test_sarif_is_valid_2_1_0(case: str, sarif_validator: jsonschema.Draft4Validator) -> None:
+    data = json.loads(sarif.render(ALL[case](), CTX))
+    sarif_validator.validate(data)
+
+
+def test_sarif_results_point_at_rules_and_lines() -> None:
+    data = json.loads(sarif.render(reports.overlap_pr(), CTX))
+    run = data["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    for result in run["results"]:
+        rule = rules[result["ruleIndex"]]
+        assert rule["id"] == result["ruleId"]
+        assert rule["helpUri"].endswith(f"docs/rules.md#{rule['id']}")
+        assert len(result["partialFingerprints"]["tooldiff/v1"]) == 64
+    top_k = next(r for r in run["results"] if r["ruleId"] == "optional-not-required")
+    assert top_k["level"] == "error"
+    assert top_k["locations"][0]["physicalLocation"]["region"] == {"startLine": 11}
+    baselined = next(r for r in run["results"] if r["properties"]["status"] == "baselined")
+    assert baselined["suppressions"][0]["kind"] == "external"
+
+
+def test_sarif_uses_rule_docs_where_the_module_exists() -> None:
+    from tooldiff import docs
+
+    try:
+        doc = docs.rule_doc("optional-not-required")
+    except KeyError:
+        pytest.skip("rule module optional_not_required is not written yet")
+    data = json.loads(sarif.render(reports.overlap_pr(), CTX))
+    rule = next(r for r in data["runs"][0]["tool"]["driver"]["rules"] if r["id"] == "optional-not-required")
+    assert rule["shortDescription"]["text"] == doc.summary
+    assert "What it finds" in rule["help"]["markdown"]
+
+
+def test_sarif_file_uris_are_escaped() -> None:
+    report = reports.hostile()
+    data = json.loads(sarif.render(report, CTX))
+    uris = [
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in data["runs"][0]["results"]
+    ]
+    assert all(" " not in u and "\n" not in u and "<" not in u for u in uris)
+
+
+def test_annotation_escaping_follows_the_runner() -> None:
+    assert annotations.escape_data("50% done\r\nnext") == "50%25 done%0D%0Anext"
+    assert annotations.escape_property("a:b,c%") == "a%3Ab%2Cc%25"
+
+
+def test_annotations_most_severe_first_and_capped_per_level() -> None:
+    out = annotations.render(reports.many(90), CTX).splitlines()
+    levels = [line.split(" ", 1)[0] for line in out if line.startswith("::")]
+    assert levels == ["::error"] * 10 + ["::warning"] * 10 + ["::notice"] * 10
+    assert out[-1] == "tooldiff: 60 more new findings are not annotated; see the job summary."
+    first = out[0]
+    assert first.startswith("::error file=tools/helpdesk.json,line=1,title=tooldiff optional-not-required")
+
+
+def test_annotations_only_for_new_findings() -> None:
+    out = annotations.render(reports.audit(), CTX)
+    assert "baselined" not in out and "unsupported-keyword" not in out
+    assert out.startswith("::error file=servers/files/read_file.json,title=tooldiff too-many-tools::")
+
+
+def test_text_lines_are_ruff_like_and_colour_only_when_asked() -> None:
+    plain_out = text.render(reports.overlap_pr(), CTX)
+    assert "tools/helpdesk.json:11: error optional-not-required [openai-strict] Property top_k" in plain_out
+    assert "\x1b[" not in plain_out
+    assert plain_out.rstrip().endswith("(1 baselined, 1 existing, 1 resolved) in 5 tools, 1 toolset.")
+    assert "\x1b[31;1merror\x1b[0m" in text.render(reports.overlap_pr(), replace(CTX, color=True))
