@@ -1,0 +1,116 @@
+"""Find tool records in a loaded value by shape, whatever the file is called.
+
+Records are recognised as list items (or a whole-file object). Containers are searched a few levels deep:
+`tools`, `functions` and `functionDeclarations` lists, JSON-RPC `result`, dicts of toolsets, and lists of
+objects that hold such containers (Gemini's `tools: [{functionDeclarations: [...]}]`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from types import ModuleType
+from typing import Any, NamedTuple
+
+from tooldiff.parsers import anthropic, function, gemini, mcp, openai_chat, openai_responses
+from tooldiff.parsers.record import CONTAINER_KEYS, GEMINI_CONTAINERS, Fields
+
+# Checked in order: the first shape that matches names the format.
+FORMAT_MODULES: tuple[ModuleType, ...] = (openai_chat, openai_responses, anthropic, mcp, gemini, function)
+MAX_DEPTH = 6
+
+
+class Found(NamedTuple):
+    path: tuple[str, ...]
+    fields: Fields
+
+
+TRIGGERS: frozenset[str] = frozenset().union(*(m.TRIGGERS for m in FORMAT_MODULES))
+
+
+_CANDIDATES: dict[frozenset[str], tuple[ModuleType, ...]] = {}
+
+
+def classify(record: Mapping[str, Any], container: str | None) -> Fields | None:
+    hits = TRIGGERS.intersection(record)
+    if not hits:
+        return None
+    modules = _CANDIDATES.get(hits)
+    if modules is None:  # at most 2**len(TRIGGERS) distinct entries
+        modules = _CANDIDATES[hits] = tuple(m for m in FORMAT_MODULES if not m.TRIGGERS.isdisjoint(hits))
+    for module in modules:
+        if module.matches(record, container):
+            result: Fields = module.fields(record)
+            return result
+    return None
+
+
+def _schemaless(record: Mapping[str, Any], container: str | None, siblings: Counter[str]) -> Fields | None:
+    """A record in an explicit tool list that names itself but has no schema (allowed by most providers)."""
+    if container is None or "name" not in record or "type" in record:
+        return None  # `type` without "function": a provider's built-in tool (web_search, bash, ...)
+    if container in GEMINI_CONTAINERS:
+        fmt = "gemini"
+    elif "title" in record:
+        fmt = "mcp"
+    else:
+        fmt = siblings.most_common(1)[0][0] if siblings else "function"
+    return Fields(fmt, record)
+
+
+def is_wrapper(item: Mapping[str, Any]) -> bool:
+    """Whether a list item object may hold records rather than be one: every record has a `name`
+    (a nameless one is reported, and found again by the slower position walk)."""
+    return "name" not in item and "function" not in item
+
+
+def find(value: Any) -> Iterator[Found]:
+    if isinstance(value, dict):
+        fields = classify(value, None)
+        if fields is not None:
+            yield Found((), fields)
+        else:
+            yield from _in_dict(value, (), 0)
+    elif isinstance(value, list):
+        yield from _in_list(value, (), None, 0)
+
+
+def _in_dict(obj: Mapping[str, Any], path: tuple[str, ...], depth: int) -> Iterator[Found]:
+    if depth > MAX_DEPTH:
+        return
+    for key, child in obj.items():
+        if isinstance(child, list):
+            container = key if key in CONTAINER_KEYS else None
+            yield from _in_list(child, (*path, key), container, depth + 1)
+        elif isinstance(child, dict):
+            yield from _in_dict(child, (*path, key), depth + 1)
+
+
+def _in_list(
+    items: list[Any], path: tuple[str, ...], container: str | None, depth: int
+) -> Iterator[Found]:
+    if depth > MAX_DEPTH:
+        return
+    hits: list[tuple[int, Fields]] = []
+    rest: list[int] = []
+    for index, item in enumerate(items):
+        if isinstance(item, dict):
+            fields = classify(item, container)
+            if fields is None:
+                rest.append(index)
+            else:
+                hits.append((index, fields))
+    if not rest:
+        for index, fields in hits:
+            yield Found((*path, str(index)), fields)
+        return
+    formats = Counter(f.format for _, f in hits)
+    found = dict(hits)
+    for index in sorted((*found, *rest)):
+        hit = found.get(index)
+        if hit is None:
+            hit = _schemaless(items[index], container, formats)
+        if hit is not None:
+            yield Found((*path, str(index)), hit)
+        else:
+            yield from _in_dict(items[index], (*path, str(index)), depth + 1)

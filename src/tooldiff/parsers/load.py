@@ -1,0 +1,255 @@
+"""Bytes -> documents: UTF-8 text, then JSON, JSONL or YAML values with a way back to lines.
+
+Every failure is a `LoadError` carrying the best line we can give; `parse_bytes` turns it into a ParseError.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from tooldiff.positions import FastJson, JsonSpans, LineIndex, Path, text_kind, yaml_lines, yaml_node
+
+FAST_DEPTH = 8
+# Expanded YAML size (nodes, counting every alias expansion) beyond which aliases are a bomb.
+YAML_MAX_EXPANDED = 100_000
+YAML_ALIAS_RATIO = 10
+YAML_MAX_DEPTH = 500
+
+
+class LoadError(Exception):
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = max(1, line)
+        self.message = message
+
+
+@dataclass(slots=True)
+class Document:
+    """One parsed value; `prefix` is its pointer in the file (a JSONL line is `/<line index>`)."""
+
+    value: Any
+    prefix: Path
+    kind: str
+    text: str = ""
+    base: int = 0
+    line_no: int = 0  # JSONL: every position in the document is on this line
+    node: yaml.Node | None = None
+    fast: FastJson | None = None
+
+    def lines(self, paths: Iterable[Path], index: LineIndex | None) -> dict[Path, tuple[int, int]]:
+        """(first line, last line) of each path (relative to the document) that exists."""
+        paths = list(paths)
+        if self.kind == "jsonl":
+            return {p: (self.line_no, self.line_no) for p in paths}
+        if self.kind == "yaml":
+            out: dict[Path, tuple[int, int]] = {}
+            for p in paths:
+                node, _ = yaml_node(self.node, p) if self.node is not None else (None, None)
+                if node is not None:
+                    out[p] = yaml_lines(node, None)
+            return out
+        assert index is not None
+        spans: list[tuple[Path, int, int]] = []
+        missing: list[Path] = []
+        for p in paths:
+            span = self.fast.span(p) if self.fast is not None else None
+            if span is None:
+                missing.append(p)
+            else:
+                spans.append((p, span[0], span[1]))
+        if missing:  # deeper than the fast parse walked: one structural pass for the rest
+            found = JsonSpans(self.text, self.base).spans(missing)
+            spans.extend((p, s[1], s[2]) for p, s in found.items())
+        offsets: list[int] = []
+        for _, a, b in spans:
+            offsets.append(a)
+            offsets.append(b - 1)
+        line = index.lines(offsets)
+        return {p: (line[a], line[b - 1]) for p, a, b in spans}
+
+
+def decode(data: bytes) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise LoadError(1, "not UTF-8: the file starts with a UTF-16 or UTF-32 byte order mark")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise LoadError(data.count(b"\n", 0, nul) + 1, "not UTF-8 text: the file holds a NUL byte")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise LoadError(line, f"not UTF-8: invalid byte at offset {exc.start}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _json_error(exc: json.JSONDecodeError, line_offset: int = 0) -> LoadError:
+    return LoadError(exc.lineno + line_offset, f"invalid JSON: {exc.msg} (line {exc.lineno + line_offset}, "
+                     f"column {exc.colno})")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
+def load_json(text: str, descend: Callable[[Any], bool] | None = None) -> list[Document]:
+    """`descend(item)` says whether a list item object is a wrapper worth walking for positions."""
+    if descend is not None:
+        fast = FastJson(text, descend, FAST_DEPTH, _DECODER)
+        try:
+            return [Document(fast.parse(), (), "json", text, fast=fast)]
+        except (ValueError, IndexError, StopIteration, RecursionError):
+            pass  # json.loads below gives the message and line
+    try:
+        value = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data" and exc.lineno > 1:
+            try:  # a .json file that is really JSON Lines
+                return load_jsonl(text, strict=True)
+            except LoadError:
+                pass
+        raise _json_error(exc) from None
+    except ValueError as exc:
+        raise LoadError(1, f"invalid JSON: {exc}") from None
+    except RecursionError:
+        raise LoadError(1, "invalid JSON: nesting too deep to parse") from None
+    return [Document(value, (), "json", text)]
+
+
+def load_jsonl(text: str, *, strict: bool = False) -> list[Document]:
+    """One document per non-blank line; a bad line is reported and the others are kept."""
+    docs: list[Document] = []
+    bad: list[LoadError] = []
+    for n, line in enumerate(text.split("\n")):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line, parse_constant=_no_constant)
+        except json.JSONDecodeError as exc:
+            bad.append(LoadError(n + 1, f"invalid JSON on line {n + 1}: {exc.msg} (column {exc.colno})"))
+            continue
+        except ValueError as exc:
+            bad.append(LoadError(n + 1, f"invalid JSON on line {n + 1}: {exc}"))
+            continue
+        except RecursionError:
+            bad.append(LoadError(n + 1, f"invalid JSON on line {n + 1}: nesting too deep to parse"))
+            continue
+        docs.append(Document(value, (str(n),), "jsonl", line_no=n + 1))
+    if bad and strict:
+        raise bad[0]
+    if bad:
+        raise JsonlErrors(docs, bad)
+    return docs
+
+
+class JsonlErrors(Exception):
+    """Some JSONL lines failed: the good documents travel with the errors."""
+
+    def __init__(self, docs: list[Document], errors: list[LoadError]) -> None:
+        super().__init__("bad JSONL lines")
+        self.docs = docs
+        self.errors = errors
+
+
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """Safe loading that yields JSON values: timestamps stay strings, keys become strings."""
+
+
+def _timestamp_as_str(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    return loader.construct_scalar(node)  # type: ignore[arg-type]
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_str)
+_Loader.add_constructor("tag:yaml.org,2002:binary", _timestamp_as_str)
+
+
+def _check_yaml(root: yaml.Node) -> None:
+    """Reject alias bombs, cycles, excessive depth and duplicate keys before constructing anything.
+
+    Sizes are memoised per node, so measuring even a billion-laughs expansion costs only its real nodes.
+    """
+    sizes: dict[int, int] = {}
+    active: set[int] = set()
+    worst: list[yaml.Node] = []
+
+    def size(node: yaml.Node, depth: int) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in active:
+            raise LoadError(node.start_mark.line + 1, "YAML alias refers to itself (a cycle)")
+        if depth > YAML_MAX_DEPTH:
+            raise LoadError(node.start_mark.line + 1, "YAML nesting too deep")
+        active.add(key)
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            for child in node.value:
+                total += size(child, depth + 1)
+        elif isinstance(node, yaml.MappingNode):
+            seen: set[str] = set()
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode):
+                    if k.value in seen:
+                        raise LoadError(k.start_mark.line + 1, f"duplicate key {k.value!r} in YAML mapping")
+                    seen.add(k.value)
+                total += size(k, depth + 1) + size(v, depth + 1)
+        active.discard(key)
+        if total > YAML_MAX_EXPANDED and not worst:
+            worst.append(node)
+        sizes[key] = total
+        return total
+
+    expanded = size(root, 0)
+    if worst and expanded > YAML_ALIAS_RATIO * len(sizes):
+        raise LoadError(worst[0].start_mark.line + 1,
+                        f"YAML aliases expand out of proportion ({expanded:,} nodes from {len(sizes):,})")
+
+
+def load_yaml(text: str) -> list[Document]:
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return []
+        _check_yaml(node)
+        value = loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        raise LoadError(line, f"invalid YAML: {exc.problem or exc.context} (line {line})") from None
+    except yaml.YAMLError as exc:
+        raise LoadError(1, f"invalid YAML: {exc}") from None
+    except (TypeError, ValueError) as exc:  # e.g. an unhashable (list) mapping key
+        raise LoadError(1, f"invalid YAML: {exc}") from None
+    except RecursionError:
+        raise LoadError(1, "invalid YAML: nesting too deep to parse") from None
+    finally:
+        loader.dispose()
+    if isinstance(value, (dict, list)):
+        value = _stringify_keys(value)
+    return [Document(value, (), "yaml", text, node=node)]
+
+
+def _stringify_keys(value: Any) -> Any:
+    """JSON has only string keys; YAML `1:` or `true:` keys would break hashing and sorting downstream."""
+    if isinstance(value, dict):
+        return {k if isinstance(k, str) else json.dumps(k) if k is None or isinstance(k, bool) else str(k):
+                _stringify_keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_stringify_keys(v) for v in value]
+    return value
+
+
+def load(path: str, text: str, descend: Callable[[Any], bool] | None = None) -> list[Document]:
+    kind = text_kind(path, text)
+    if kind == "yaml":
+        return load_yaml(text)
+    if kind == "jsonl":
+        return load_jsonl(text)
+    return load_json(text, descend)

@@ -1,0 +1,27 @@
+"""MCP `tools/list` records: `{name, title, description, inputSchema, outputSchema, annotations}`.
+
+https://modelcontextprotocol.io/specification/2025-06-18/server/tools
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tooldiff.parsers.record import Fields
+
+# `matches` can only be true when one of these keys is present (a cheap pre-filter).
+TRIGGERS = frozenset({"inputSchema", "outputSchema", "annotations"})
+FORMAT = "mcp"
+
+
+def matches(record: Mapping[str, Any], container: str | None) -> bool:
+    if "inputSchema" in record or "outputSchema" in record or "annotations" in record:
+        return "input_schema" not in record and "type" not in record
+    return False
+
+
+def fields(record: Mapping[str, Any]) -> Fields:
+    key = "inputSchema" if "inputSchema" in record else ""
+    return Fields(FORMAT, record, schema_key=key, title=record.get("title"),
+                  annotations=record.get("annotations"), output_schema=record.get("outputSchema"))

@@ -1,0 +1,31 @@
+"""What every format module yields: the raw fields of one tool record, before validation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+# Keys that hold a list of tool records in every format we read.
+CONTAINER_KEYS = frozenset({"tools", "functions", "functionDeclarations", "function_declarations"})
+GEMINI_CONTAINERS = frozenset({"functionDeclarations", "function_declarations"})
+
+
+class Fields(NamedTuple):
+    """`body` is where name/description/schema live relative to the record (OpenAI Chat: `function`)."""
+
+    format: str
+    body: Mapping[str, Any]
+    body_path: tuple[str, ...] = ()
+    schema_key: str = ""
+    strict: Any = None
+    title: Any = None
+    annotations: Any = None
+    output_schema: Any = None
+
+
+def first_key(obj: Mapping[str, Any], keys: Sequence[str]) -> str:
+    """The first of `keys` present in obj, else ""."""
+    for key in keys:
+        if key in obj:
+            return key
+    return ""

@@ -1,0 +1,334 @@
+"""JSON pointer -> line, cheaply.
+
+JSON: the values come from `json.loads`; positions come from a structural walk of the text that descends
+only into containers on the path of the requested pointers and skips every sibling with the C scanner, so
+all pointers of a file cost one pass. YAML: the composed node tree carries marks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import yaml
+
+Path = tuple[str, ...]
+# (start offset of the key or value, start of the value, end of the value), all in characters.
+Span = tuple[int, int, int]
+
+_WS = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+_scan_value = _DECODER.scan_once  # type: ignore[attr-defined]
+_scan_string = json.decoder.scanstring  # type: ignore[attr-defined]
+_WANTED = "\x00wanted"  # trie marker; cannot collide with a JSON key token path of ours
+
+
+def escape(token: str) -> str:
+    if "~" not in token and "/" not in token:
+        return token
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def to_pointer(path: Iterable[str]) -> str:
+    return "".join(["/" + escape(t) for t in path])
+
+
+def split_pointer(pointer: str) -> Path:
+    if not pointer:
+        return ()
+    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
+
+
+def text_kind(path: str, text: str) -> str:
+    """"json", "jsonl" or "yaml": by extension, else by the first character."""
+    low = path.lower()
+    if low.endswith((".yaml", ".yml")):
+        return "yaml"
+    if low.endswith((".jsonl", ".ndjson")):
+        return "jsonl"
+    if low.endswith(".json"):
+        return "json"
+    return "json" if text.lstrip()[:1] in ("{", "[") else "yaml"
+
+
+def _trie(paths: Iterable[Path]) -> dict[str, Any]:
+    root: dict[str, Any] = {}
+    for path in paths:
+        node = root
+        for token in path:
+            node = node.setdefault(token, {})
+        node[_WANTED] = True
+    return root
+
+
+class JsonSpans:
+    """Spans of values in one JSON text (or one JSONL line: `base` is its offset in the file)."""
+
+    def __init__(self, text: str, base: int = 0) -> None:
+        self.text = text
+        self.base = base
+
+    def spans(self, paths: Iterable[Path], *, siblings: dict[Path, Span] | None = None) -> dict[Path, Span]:
+        """Span of each path that exists. With `siblings`, also record every child passed on the way."""
+        out: dict[Path, Span] = {}
+        trie = _trie(paths)
+        start = _WS.match(self.text, 0).end()  # type: ignore[union-attr]
+        if start >= len(self.text):
+            return out
+        end = self._walk(start, trie, (), out, siblings)
+        if _WANTED in trie:
+            out[()] = (self.base + start, self.base + start, self.base + end)
+        return out
+
+    def _walk(
+        self, i: int, trie: dict[str, Any], path: Path, out: dict[Path, Span], sib: dict[Path, Span] | None
+    ) -> int:
+        """Walk the value at offset i, recording wanted children; return the offset just past it."""
+        s = self.text
+        ch = s[i]
+        if ch != "{" and ch != "[":
+            return int(_scan_value(s, i)[1])
+        closing = "}" if ch == "{" else "]"
+        i = _WS.match(s, i + 1).end()  # type: ignore[union-attr]
+        if s[i] == closing:
+            return i + 1
+        index = 0
+        while True:
+            kstart = i
+            if ch == "{":
+                key, i = _scan_string(s, i + 1)
+                i = _WS.match(s, i).end()  # type: ignore[union-attr]
+                i = _WS.match(s, i + 1).end()  # type: ignore[union-attr]  # past ':'
+            else:
+                key = str(index)
+                index += 1
+            sub = trie.get(key)
+            vstart = i
+            if sub is None:
+                end = int(_scan_value(s, i)[1])
+            elif len(sub) > 1 or _WANTED not in sub:
+                end = self._walk(i, sub, (*path, key), out, sib)
+            else:
+                end = int(_scan_value(s, i)[1])
+            if sub is not None and _WANTED in sub:  # a duplicate key overwrites: last wins, as in json.loads
+                out[(*path, key)] = (self.base + kstart, self.base + vstart, self.base + end)
+            if sib is not None:
+                sib[(*path, key)] = (self.base + kstart, self.base + vstart, self.base + end)
+            i = _WS.match(s, end).end()  # type: ignore[union-attr]
+            if s[i] == ",":
+                i = _WS.match(s, i + 1).end()  # type: ignore[union-attr]
+                continue
+            return i + 1
+
+
+class LineIndex:
+    """Offset -> 1-based line. Built lazily; `lines()` converts many offsets with one linear count."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._newlines: list[int] | None = None
+
+    def line(self, offset: int) -> int:
+        if self._newlines is None:
+            self._newlines = [m.start() for m in re.finditer("\n", self._text)]
+        return bisect_left(self._newlines, offset) + 1
+
+    def lines(self, offsets: list[int]) -> dict[int, int]:
+        """Line of each offset: sorted, then counted in C between neighbours (no per-newline Python work)."""
+        out: dict[int, int] = {}
+        line, previous = 1, 0
+        count = self._text.count
+        for offset in sorted(offsets):  # already in order nearly always: timsort makes that linear
+            line += count("\n", previous, offset)
+            out[offset] = line
+            previous = offset
+        return out
+
+
+class FastJson:
+    """`json.loads` that also returns the span of every list item near the top of the document.
+
+    Lists (and objects that are not list items) down to `max_depth` are walked here, so their items'
+    offsets are known; everything else is parsed by the C scanner in one piece. A list item that is an
+    object is scanned whole and only walked again when `descend(value)` asks for it (a wrapper, not a
+    record), so a file of records is parsed once. Errors are left to `json.loads` for its messages.
+    `items[path of a list]` holds (start, end) of each item, in order.
+    """
+
+    def __init__(self, text: str, descend: Callable[[Any], bool], max_depth: int, decoder: json.JSONDecoder):
+        self.text = text
+        self.descend = descend
+        self.max_depth = max_depth
+        self.scan = decoder.scan_once  # type: ignore[attr-defined]
+        self.items: dict[Path, list[tuple[int, int]]] = {}
+        self.root: tuple[int, int] = (0, 0)
+
+    def parse(self) -> Any:
+        s = self.text
+        i = _WS.match(s, 0).end()  # type: ignore[union-attr]
+        value, end = self._value(i, (), 0)
+        self.root = (i, end)
+        if _WS.match(s, end).end() != len(s):  # type: ignore[union-attr]
+            raise ValueError("extra data")
+        return value
+
+    def span(self, path: Path) -> tuple[int, int] | None:
+        if not path:
+            return self.root
+        items = self.items.get(path[:-1])
+        token = path[-1]
+        if items is None or not token.isdigit() or int(token) >= len(items):
+            return None
+        return items[int(token)]
+
+    def _value(self, i: int, path: Path, depth: int) -> tuple[Any, int]:
+        s = self.text
+        ch = s[i]
+        if depth >= self.max_depth or (ch != "[" and ch != "{"):
+            return self.scan(s, i)  # type: ignore[no-any-return]
+        ws = _WS.match
+        i = ws(s, i + 1).end()  # type: ignore[union-attr]
+        if ch == "[":
+            out: list[Any] = []
+            spans: list[tuple[int, int]] = []
+            self.items[path] = spans
+            if s[i] == "]":
+                return out, i + 1
+            scan, descend, deeper = self.scan, self.descend, depth + 1
+            while True:
+                if s[i] == "{":
+                    value, end = scan(s, i)
+                    if descend(value):
+                        value, end = self._value(i, (*path, str(len(out))), deeper)
+                else:
+                    value, end = self._value(i, (*path, str(len(out))), deeper)
+                spans.append((i, end))
+                out.append(value)
+                i = ws(s, end).end()  # type: ignore[union-attr]
+                if s[i] == ",":
+                    i = ws(s, i + 1).end()  # type: ignore[union-attr]
+                    continue
+                if s[i] != "]":
+                    raise ValueError("expected ]")
+                return out, i + 1
+        obj: dict[str, Any] = {}
+        if s[i] == "}":
+            return obj, i + 1
+        while True:
+            if s[i] != '"':
+                raise ValueError("expected a key")
+            k, i = _scan_string(s, i + 1)
+            i = ws(s, i).end()  # type: ignore[union-attr]
+            if s[i] != ":":
+                raise ValueError("expected :")
+            i = ws(s, i + 1).end()  # type: ignore[union-attr]
+            obj[k], end = self._value(i, (*path, k), depth + 1)
+            i = ws(s, end).end()  # type: ignore[union-attr]
+            if s[i] == ",":
+                i = ws(s, i + 1).end()  # type: ignore[union-attr]
+                continue
+            if s[i] != "}":
+                raise ValueError("expected }")
+            return obj, i + 1
+
+
+def yaml_node(root: yaml.Node, path: Sequence[str]) -> tuple[yaml.Node | None, yaml.Node | None]:
+    """The node at `path` and the key node that names it (None for list items and the root)."""
+    node: yaml.Node = root
+    key_node: yaml.Node | None = None
+    for token in path:
+        if isinstance(node, yaml.MappingNode):
+            found = None
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode) and str(k.value) == token:
+                    found = (k, v)  # last wins, as in construction
+            if found is None:
+                return None, None
+            key_node, node = found
+        elif isinstance(node, yaml.SequenceNode) and token.isdigit() and int(token) < len(node.value):
+            key_node, node = None, node.value[int(token)]
+        else:
+            return None, None
+    return node, key_node
+
+
+def yaml_lines(node: yaml.Node, key: yaml.Node | None) -> tuple[int, int]:
+    """(first line, last line) of a node; a block value ends where the next token starts."""
+    start = (key or node).start_mark.line + 1
+    last = node
+    while isinstance(last, (yaml.MappingNode, yaml.SequenceNode)) and last.value:
+        last = last.value[-1][1] if isinstance(last, yaml.MappingNode) else last.value[-1]
+    end_mark = last.end_mark  # a block collection's own end mark sits on the next token
+    end = end_mark.line + (1 if end_mark.column > 0 else 0)
+    return start, max(start, end)
+
+
+class Locator:
+    """Lines of absolute pointers in one file, computed lazily and cached (for findings on properties)."""
+
+    def __init__(self, path: str, data: bytes) -> None:
+        self.path = path
+        self._data = data
+        self._ready = False
+        self._cache: dict[str, int | None] = {}
+        self._siblings: dict[Path, Span] = {}
+
+    def _prepare(self) -> None:
+        self._ready = True
+        self._text = self._data.decode("utf-8-sig", errors="replace")
+        self._kind = text_kind(self.path, self._text)
+        self._index = LineIndex(self._text)
+        self._yaml: yaml.Node | None = None
+        if self._kind == "yaml":
+            try:
+                self._yaml = yaml.compose(self._text, Loader=yaml.CSafeLoader)
+            except (yaml.YAMLError, RecursionError):
+                self._yaml = None
+        elif self._kind == "json":
+            self._spans = JsonSpans(self._text)
+        else:
+            self._line_starts = [0, *(m.end() for m in re.finditer("\n", self._text))]
+
+    def line(self, pointer: str) -> int | None:
+        if pointer in self._cache:
+            return self._cache[pointer]
+        if not self._ready:
+            self._prepare()
+        try:
+            result = self._find(split_pointer(pointer))
+        except (ValueError, IndexError, RecursionError, StopIteration):
+            result = None
+        self._cache[pointer] = result
+        return result
+
+    def _find(self, path: Path) -> int | None:
+        if self._kind == "yaml":
+            if self._yaml is None:
+                return None
+            node, key = yaml_node(self._yaml, path)
+            return None if node is None else yaml_lines(node, key)[0]
+        if self._kind == "jsonl":
+            if not path or not path[0].isdigit() or int(path[0]) >= len(self._line_starts):
+                return None
+            start = self._line_starts[int(path[0])]
+            end = self._text.find("\n", start)
+            spans = JsonSpans(self._text[start : end if end >= 0 else len(self._text)], start)
+            return self.line_of(spans.spans([path[1:]]).get(path[1:]))
+        # Start from the deepest ancestor already seen, so findings across a big file stay linear.
+        for cut in range(len(path), 0, -1):
+            known = self._siblings.get(path[:cut])
+            if known is not None:
+                if cut == len(path):
+                    return self._index.line(known[0])
+                out: dict[Path, Span] = {}
+                self._spans._walk(known[1], _trie([path[cut:]]), path[:cut], out, self._siblings)
+                return self.line_of(out.get(path))
+        found = self._spans.spans([path], siblings=self._siblings).get(path)
+        return self.line_of(found)
+
+    def line_of(self, span: Span | None) -> int | None:
+        return None if span is None else self._index.line(span[0])
+
