@@ -126,18 +126,28 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def codes() -> tuple[str, ...]:
+    """Every registered rule code, in documentation order."""
+    return tuple(registry())
+
+
+def render_rules_table() -> str:
+    """`tooldiff rules`: one Markdown table row per rule."""
+    out = ["| Code | Severity | Kind | What it finds |", "|---|---|---|---|"]
+    for d in (rule_doc(code) for code in codes()):
+        out.append(f"| [{d.code}](#{d.anchor}) | {d.severity} | {d.kind} | {_cell(d.summary)} |")
+    return "\n".join(out) + "\n"
+
+
+def render_rule_markdown(code: str) -> str:
+    """`tooldiff explain CODE`."""
+    return render_rule(rule_doc(code))
+
+
 def render_rules_markdown() -> str:
-    docs = [rule_doc(code) for code in registry()]
-    out = [
-        "# Rules",
-        "",
-        "Generated from the rule modules' docstrings by `make docs`; do not edit by hand.",
-        "",
-        "| Code | Severity | Kind | What it finds |",
-        "|---|---|---|---|",
-    ]
-    out += [f"| [{d.code}](#{d.anchor}) | {d.severity} | {d.kind} | {_cell(d.summary)} |" for d in docs]
-    return "\n".join(out) + "\n\n" + "\n".join(render_rule(d) for d in docs)
+    """docs/rules.md: the table of rules, then each rule's section (anchor = its code)."""
+    head = "# Rules\n\nGenerated from the rule modules' docstrings by `make docs`; do not edit by hand.\n\n"
+    return head + render_rules_table() + "\n" + "\n".join(render_rule(rule_doc(code)) for code in codes())
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tooldiff.render import RENDERERS, RenderContext, render
@@ -25,6 +27,15 @@ CTX = RenderContext(
 )
 
 
+def _without_rule_text(sarif: str) -> str:
+    """Rule docs come from the rule modules, which change on their own: the golden file keeps only ids."""
+    data = json.loads(sarif)
+    for rule in data["runs"][0]["tool"]["driver"]["rules"]:
+        for key in ("shortDescription", "fullDescription", "help", "properties"):
+            rule.pop(key, None)
+    return json.dumps(data, sort_keys=True, indent=2) + "\n"
+
+
 def test_every_renderer_has_a_golden_file() -> None:
     assert set(FILES) == set(RENDERERS)
 
@@ -33,6 +44,8 @@ def test_every_renderer_has_a_golden_file() -> None:
 @pytest.mark.parametrize("fmt", sorted(FILES))
 def test_golden(case: str, fmt: str, update_golden: bool) -> None:
     out = render(fmt, CASES[case](), CTX)
+    if fmt == "sarif":
+        out = _without_rule_text(out)
     path = GOLDEN / case / FILES[fmt]
     if update_golden:
         path.parent.mkdir(parents=True, exist_ok=True)

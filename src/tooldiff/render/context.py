@@ -22,7 +22,7 @@ class RenderContext:
     max_chars: int = 65_000
     full_report_hint: str | None = None
     server_url: str = "https://github.com"
-    color: bool = False
+    colour: bool = False
 
     def repo_base(self) -> str | None:
         repo = (self.repo_url or "").strip().rstrip("/")

@@ -1,7 +1,7 @@
 """Terminal output, ruff-like: `file:line: severity code [targets] message`, then counts.
 
 Tool text is stripped of control characters (no ANSI escapes or bidi tricks from a tool file), and colour
-appears only when the caller asks for it (`RenderContext.color`): the CLI decides whether stdout is a TTY.
+appears only when the caller asks for it (`RenderContext.colour`): the CLI decides whether stdout is a TTY.
 """
 
 from __future__ import annotations
@@ -28,19 +28,19 @@ def _key(f: Finding) -> tuple[str, int, int, str, tuple[str, ...], str]:
     return (f.file, f.line, SEVERITY_RANK.get(f.severity, 9), f.code, f.tools, f.fingerprint)
 
 
-def finding_line(f: Finding, color: bool = False) -> str:
+def finding_line(f: Finding, colour: bool = False) -> str:
     where = plain(f"{f.file}:{f.line}" if f.file and f.line > 0 else f.file or f.toolset or "-", 200)
     targets = f" [{', '.join(plain(t, 40) for t in f.targets)}]" if f.targets else ""
-    severity = _paint(f.severity, f.severity, color)
-    line = f"{_paint(where, 'bold', color)}: {severity} {plain(f.code, 60)}{targets} {plain(f.message, 1000)}"
+    head = f"{_paint(where, 'bold', colour)}: {_paint(f.severity, f.severity, colour)} {plain(f.code, 60)}"
+    line = f"{head}{targets} {plain(f.message, 1000)}"
     if f.fix:
-        line += "\n  " + _paint("fix: " + plain(f.fix, 600), "dim", color)
+        line += "\n  " + _paint("fix: " + plain(f.fix, 600), "dim", colour)
     return line
 
 
 def render(report: Report, ctx: RenderContext) -> str:
     new = sorted((f for f in report.findings if f.status == "new"), key=_key)
-    lines = [finding_line(f, ctx.color) for f in new]
+    lines = [finding_line(f, ctx.colour) for f in new]
     for f in sorted(report.resolved, key=_key):
         where = plain(f"{f.file}:{f.line}" if f.file and f.line > 0 else f.file or f.toolset or "-", 200)
         lines.append(f"{where}: resolved {plain(f.code, 60)} {plain(f.message, 300)}")
@@ -60,6 +60,6 @@ def render(report: Report, ctx: RenderContext) -> str:
     summary += f" in {plural(len(report.tools), 'tool')}, {plural(len(report.toolsets), 'toolset')}."
     if lines:
         lines.append("")
-    lines.append(_paint(summary, "error" if counts["error"] else "bold", ctx.color))
+    lines.append(_paint(summary, "error" if counts["error"] else "bold", ctx.colour))
     lines += [plain(n, 500) for n in report.notes]
     return "\n".join(lines) + "\n"
