@@ -97,10 +97,21 @@ def test_scopes_cover_both_sides() -> None:
     head = [ts("s", t("keep"), t("new_name", "Tell the time of day now!"), t("fresh", "Create items."))]
     d = diff_toolsets(base, head, {})
     b, h = scopes(d)
-    assert b.changed == {("s", "gone"), ("s", "old_name")}
-    assert h.changed == {("s", "new_name"), ("s", "fresh")}
+    names = {("s", n) for n in ("gone", "old_name", "new_name", "fresh")}
+    assert b.changed == h.changed == names  # a changed name is in scope on both sides
     assert h.in_scope_pair("s", "keep", "fresh") and not h.in_scope_pair("s", "keep", "keep2")
     assert h.in_scope_toolset("s") and not h.in_scope_toolset("other")
     assert not h.in_scope_tool("s", "keep") and FULL.in_scope_tool("s", "keep")
     unchanged = diff_toolsets(base, base, {})
     assert scopes(unchanged)[1].changed == frozenset() and unchanged.changed == ()
+
+
+def test_a_duplicate_name_added_puts_the_unchanged_twin_in_scope_at_base() -> None:
+    base = [ts("s", t("list_issues"), t("other", "Something else entirely."))]
+    head = [ts("s", t("list_issues"), t("other", "Something else entirely."),
+               t("list_issues", "List issues with custom fields.", {"type": "object"}))]
+    d = diff_toolsets(base, head, {})
+    assert [(c.name, c.change) for c in d.toolsets[0].changes] == [("list_issues", "added")]
+    b, h = scopes(d)
+    assert b.in_scope_tool("s", "list_issues") and h.in_scope_tool("s", "list_issues")
+    assert not b.in_scope_tool("s", "other")

@@ -35,8 +35,9 @@ def github_files(doc: Any) -> Files:
     """One MCP tool record per file, as the repository's own `__toolsnaps__` folder holds them."""
     out = {}
     for rec in doc:
-        rec = {k: v for k, v in rec.items() if k != "snap_file"}
-        out[f"pkg/github/__toolsnaps__/{rec['name']}.snap.json"] = _dump(rec)
+        # Named after the snap file: one version holds two snaps of `list_issues` (a feature-flag variant).
+        name = rec["snap_file"].removesuffix(".snap")
+        out[f"pkg/github/__toolsnaps__/{name}.json"] = _dump({k: v for k, v in rec.items() if k != "snap_file"})
     return out
 
 

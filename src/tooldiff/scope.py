@@ -45,22 +45,20 @@ FULL = Scope(full=True)
 
 
 def scopes(diff: TreeDiff, *, full: bool = False) -> tuple[Scope, Scope]:
-    """The scope at base (base ids and names) and at head. Removed tools count as changed at base,
-    added ones at head; a modified or renamed tool counts on both sides."""
+    """The scope at base (base ids) and at head. A changed name is in scope on BOTH sides, so a
+    duplicate name added beside an unchanged tool (a feature-flag variant) puts both in scope."""
     base: set[Key] = set()
     head: set[Key] = set()
     base_sets: set[str] = set()
     head_sets: set[str] = set()
     for d in diff.changed:
+        names = {t.name for c in d.changes for t in (c.base, c.head) if t is not None}
         if d.base_id is not None:
             base_sets.add(d.base_id)
+            base.update((d.base_id, n) for n in names)
         if d.head is not None:
             head_sets.add(d.id)
-        for c in d.changes:
-            if c.base is not None and d.base_id is not None:
-                base.add((d.base_id, c.base.name))
-            if c.head is not None:
-                head.add((d.id, c.head.name))
+            head.update((d.id, n) for n in names)
     return (Scope(frozenset(base), frozenset(base_sets), full),
             Scope(frozenset(head), frozenset(head_sets), full))
 
