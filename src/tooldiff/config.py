@@ -1,0 +1,283 @@
+"""`.tooldiff.yml`, validated strictly against `data/config.schema.json` (defaults: `default-config.yml`).
+
+An unknown key or a bad value is a `ConfigError` naming the file, the line and the key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema  # type: ignore[import-untyped]
+import yaml
+
+from tooldiff.model import Severity
+from tooldiff.parsers.load import LoadError, load_yaml
+from tooldiff.positions import yaml_node
+from tooldiff.rules import RULE_MODULES
+
+RULE_CODES: frozenset[str] = frozenset(name.replace("_", "-") for name in RULE_MODULES)
+DEFAULT_BASELINE = ".tooldiff-baseline.json"
+
+
+class ConfigError(Exception):
+    def __init__(self, file: str, line: int, key: str, message: str) -> None:
+        self.file, self.line, self.key, self.message = file, line, key, message
+        where = f"{file}:{line}" if line else file
+        super().__init__(f"{where}: {key + ': ' if key else ''}{message}")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleConfig:
+    enabled: bool = True
+    severity: Severity | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Ignore:
+    code: str  # a rule code or "*"
+    tool: str  # a tool name or fnmatch glob
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolsetSpec:
+    name: str
+    files: tuple[str, ...]
+    targets: tuple[str, ...] | None = None
+    budget: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSource:
+    command: str
+    toolset: str
+
+
+@dataclass(frozen=True, slots=True)
+class Budgets:
+    toolset_tokens: int | None = None
+    tool_tokens: int = 500
+
+
+@dataclass(frozen=True, slots=True)
+class DescriptionLimits:
+    tool: int = 1024
+    property: int = 512
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Config:
+    paths: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    toolsets: tuple[ToolsetSpec, ...] = ()
+    targets: tuple[str, ...] | None = None
+    toolset_targets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    tool_settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    rules: Mapping[str, RuleConfig] = field(default_factory=dict)
+    ignores: tuple[Ignore, ...] = ()
+    baseline: str = DEFAULT_BASELINE
+    budgets: Budgets = Budgets()
+    description_limits: DescriptionLimits = DescriptionLimits()
+    chars_per_token: float = 4
+    max_file_bytes: int = 20_000_000
+    sources: tuple[CommandSource, ...] = ()
+    fail_on: str = "error"
+    file: str = ""  # where it was read from; "" for the defaults
+
+    @classmethod
+    def default(cls) -> Config:
+        return cls()
+
+    def targets_override(self, toolset_id: str, tool_name: str) -> tuple[str, ...] | None:
+        """Per-tool targets win over the toolset's, which win over the global list; None: by format."""
+        per_tool = self.tool_settings.get(tool_name, {}).get("targets")
+        if per_tool:
+            return tuple(per_tool)
+        for spec in self.toolsets:
+            if spec.name == toolset_id and spec.targets:
+                return spec.targets
+        if toolset_id in self.toolset_targets:
+            return self.toolset_targets[toolset_id]
+        return self.targets
+
+    def toolset_budget(self, toolset_id: str) -> int | None:
+        for spec in self.toolsets:
+            if spec.name == toolset_id and spec.budget is not None:
+                return spec.budget
+        return self.budgets.toolset_tokens
+
+    def rule_enabled(self, code: str) -> bool:
+        rule = self.rules.get(code)
+        return True if rule is None else rule.enabled
+
+    def severity(self, code: str) -> Severity | None:
+        rule = self.rules.get(code)
+        return None if rule is None else rule.severity
+
+    def rule_options(self, code: str) -> dict[str, Any]:
+        """The rule's options: those derived from the global budgets and limits, then its own."""
+        out: dict[str, Any] = {}
+        if code == "heavy-definition":
+            out["budget"] = self.budgets.tool_tokens
+        elif code == "token-budget" and self.budgets.toolset_tokens is not None:
+            out["budget"] = self.budgets.toolset_tokens
+        elif code == "oversized-description":
+            out["tool_max_chars"] = self.description_limits.tool
+            out["property_max_chars"] = self.description_limits.property
+        rule = self.rules.get(code)
+        if rule is not None:
+            out.update(rule.options)
+        return out
+
+
+def config_hash(config: Config) -> str:
+    """Stable digest of everything that changes findings (not where the file was), for diff scoping."""
+    return hashlib.sha256(_canonical(config).encode("utf-8")).hexdigest()[:16]
+
+
+def _canonical(config: Config) -> str:
+    def plain(value: Any) -> Any:
+        if hasattr(value, "__dataclass_fields__"):
+            return {k: plain(getattr(value, k)) for k in value.__dataclass_fields__ if k != "file"}
+        if isinstance(value, Mapping):
+            return {str(k): plain(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        return value
+
+    return json.dumps(plain(config), sort_keys=True, separators=(",", ":"), default=str)
+
+
+@cache
+def schema() -> dict[str, Any]:
+    text = resources.files("tooldiff").joinpath("data/config.schema.json").read_text(encoding="utf-8")
+    result: dict[str, Any] = json.loads(text)
+    return result
+
+
+def load_config(path: str, text: str) -> Config:
+    try:
+        docs = load_yaml(text)
+    except LoadError as exc:
+        raise ConfigError(path, exc.line, "", exc.message) from None
+    if not docs or docs[0].value is None:
+        return Config(file=path)
+    data, node = docs[0].value, docs[0].node
+    assert node is not None
+    errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(data), key=_error_order)
+    if errors:
+        raise _config_error(path, node, errors[0])
+    _check_codes(path, node, data)
+    _check_targets(path, node, data)
+    return _build(path, data)
+
+
+def _error_order(error: jsonschema.ValidationError) -> tuple[int, str]:
+    return (len(error.absolute_path), str(list(error.absolute_path)))
+
+
+def _line(node: yaml.Node, path: list[str]) -> int:
+    found, key = yaml_node(node, path)
+    while found is None and path:
+        path = path[:-1]
+        found, key = yaml_node(node, path)
+    target = key or found
+    return target.start_mark.line + 1 if target is not None else 1
+
+
+def _config_error(path: str, node: yaml.Node, error: jsonschema.ValidationError) -> ConfigError:
+    where = [str(p) for p in error.absolute_path]
+    key = ".".join(where)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = set(error.schema.get("properties", {}))
+        extra = sorted(k for k in error.instance if k not in allowed)
+        if extra and isinstance(error.schema.get("additionalProperties"), bool):
+            bad = [*where, str(extra[0])]
+            known = ", ".join(sorted(allowed))
+            return ConfigError(path, _line(node, bad), ".".join(bad), f"unknown key (allowed: {known})")
+    if error.validator == "required":
+        return ConfigError(path, _line(node, where), key or "(top level)", error.message)
+    if error.validator == "oneOf" and where and where[0] == "rules":
+        message = "must be true/false, a severity (error, warning, info) or {enabled, severity, options}"
+        return ConfigError(path, _line(node, where), key, message)
+    return ConfigError(path, _line(node, where), key or "(top level)", error.message)
+
+
+def _check_codes(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
+    known = ", ".join(sorted(RULE_CODES))
+    for code in data.get("rules", {}):
+        if code not in RULE_CODES:
+            at = ["rules", code]
+            raise ConfigError(path, _line(node, at), f"rules.{code}", f"unknown rule code (known: {known})")
+    for i, ignore in enumerate(data.get("ignores", [])):
+        if ignore["code"] != "*" and ignore["code"] not in RULE_CODES:
+            where = ["ignores", str(i), "code"]
+            message = f"unknown rule code {ignore['code']!r}"
+            raise ConfigError(path, _line(node, where), ".".join(where), message)
+
+
+def known_targets() -> frozenset[str]:
+    folder = resources.files("tooldiff").joinpath("data/targets")
+    return frozenset(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+
+
+def _check_targets(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
+    known = known_targets()
+    if not known:
+        return
+    lists: list[tuple[list[str], Any]] = [(["targets"], data.get("targets"))]
+    for i, spec in enumerate(data.get("toolsets", [])):
+        lists.append((["toolsets", str(i), "targets"], spec.get("targets")))
+    lists += [(["toolset_targets", k], v) for k, v in data.get("toolset_targets", {}).items()]
+    lists += [(["tools", k, "targets"], v.get("targets")) for k, v in data.get("tools", {}).items()]
+    for where, names in lists:
+        for i, name in enumerate(names or ()):
+            if name not in known:
+                at = [*where, str(i)]
+                raise ConfigError(path, _line(node, at), ".".join(at),
+                                  f"unknown target {name!r} (known: {', '.join(sorted(known))})")
+
+
+def _rule(value: Any) -> RuleConfig:
+    if isinstance(value, bool):
+        return RuleConfig(enabled=value)
+    if isinstance(value, str):
+        return RuleConfig(severity=value)  # type: ignore[arg-type]  # schema: a severity
+    return RuleConfig(enabled=value.get("enabled", True), severity=value.get("severity"),
+                      options=dict(value.get("options", {})))
+
+
+def _build(path: str, d: Mapping[str, Any]) -> Config:
+    budgets, limits = d.get("budgets", {}), d.get("description_limits", {})
+    targets = d.get("targets")
+    return Config(
+        paths=tuple(d.get("paths", ())),
+        exclude=tuple(d.get("exclude", ())),
+        toolsets=tuple(
+            ToolsetSpec(name=t["name"], files=tuple(t["files"]),
+                        targets=tuple(t["targets"]) if t.get("targets") else None, budget=t.get("budget"))
+            for t in d.get("toolsets", ())
+        ),
+        targets=tuple(targets) if targets else None,
+        toolset_targets={k: tuple(v) for k, v in d.get("toolset_targets", {}).items()},
+        tool_settings={name: dict(s) for name, s in d.get("tools", {}).items()},
+        rules={code: _rule(v) for code, v in d.get("rules", {}).items()},
+        ignores=tuple(Ignore(i["code"], i["tool"], i["reason"]) for i in d.get("ignores", ())),
+        baseline=d.get("baseline", DEFAULT_BASELINE),
+        budgets=Budgets(toolset_tokens=budgets.get("toolset_tokens"),
+                        tool_tokens=budgets.get("tool_tokens", 500)),
+        description_limits=DescriptionLimits(tool=limits.get("tool", 1024),
+                                             property=limits.get("property", 512)),
+        chars_per_token=d.get("chars_per_token", 4),
+        max_file_bytes=d.get("max_file_bytes", 20_000_000),
+        sources=tuple(CommandSource(s["command"], s["toolset"]) for s in d.get("sources", ())),
+        fail_on=d.get("fail_on", "error"),
+        file=path,
+    )
