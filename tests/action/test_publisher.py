@@ -19,7 +19,7 @@ from tooldiff.github import GitHubError, LineComment, Publisher, comment_marker,
 TOKEN = "ghs_PLANTEDsecretVALUE0123456789abcdef"
 BOT = "github-actions[bot]"
 MARK = comment_marker("default")
-PATCH = "@@ -1,3 +1,6 @@\n {\n+  \"name\": \"find_document\",\n+  \"x\": 1,\n+  \"y\": 2,\n   \"a\": 1\n }"
+PATCH = '@@ -1,3 +1,6 @@\n {\n+  "name": "find_document",\n+  "x": 1,\n+  "y": 2,\n   "a": 1\n }'
 
 
 @pytest.fixture
@@ -50,7 +50,10 @@ def test_creates_one_comment_with_the_marker(fake: FakeGitHub) -> None:
     [comment] = fake.bot_comments(7)
     assert comment["body"].startswith(MARK + "\n")
     assert [r.operation for r in fake.requests] == [
-        "issues/list-comments", "issues/create-comment", "issues/list-comments"]
+        "issues/list-comments",
+        "issues/create-comment",
+        "issues/list-comments",
+    ]
 
 
 def test_edits_in_place_in_two_requests(fake: FakeGitHub) -> None:
@@ -187,10 +190,19 @@ def test_5xx_that_stays_fails_after_bounded_retries(fake: FakeGitHub) -> None:
 
 
 def test_check_run_annotations_go_fifty_a_request(fake: FakeGitHub) -> None:
-    notes = [{"path": "tools/a.json", "start_line": i, "end_line": i, "annotation_level": "warning",
-              "message": f"m{i}"} for i in range(1, 121)]
-    ok = publisher(fake).check_run("a" * 40, name="tooldiff", conclusion="failure", title="t", summary="s",
-                                   annotations=notes)
+    notes = [
+        {
+            "path": "tools/a.json",
+            "start_line": i,
+            "end_line": i,
+            "annotation_level": "warning",
+            "message": f"m{i}",
+        }
+        for i in range(1, 121)
+    ]
+    ok = publisher(fake).check_run(
+        "a" * 40, name="tooldiff", conclusion="failure", title="t", summary="s", annotations=notes
+    )
     assert ok
     assert [r.operation for r in fake.requests] == ["checks/create", "checks/update", "checks/update"]
     [run_id] = fake.check_runs
@@ -199,12 +211,14 @@ def test_check_run_annotations_go_fifty_a_request(fake: FakeGitHub) -> None:
 
 def test_check_run_403_is_skipped(fake: FakeGitHub) -> None:
     fake.fail("POST", r"/check-runs$", 403, body={"message": "Resource not accessible by integration"})
-    assert not publisher(fake).check_run("a" * 40, name="tooldiff", conclusion="success", title="t",
-                                         summary="s", annotations=[])
+    assert not publisher(fake).check_run(
+        "a" * 40, name="tooldiff", conclusion="success", title="t", summary="s", annotations=[]
+    )
 
 
-def test_no_secret_in_logs(fake: FakeGitHub, caplog: pytest.LogCaptureFixture,
-                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_secret_in_logs(
+    fake: FakeGitHub, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
     caplog.set_level(logging.DEBUG)
     logs: list[str] = []
     fake.fail("GET", r"/issues/7/comments$", 502, times=1)

@@ -1,0 +1,161 @@
+"""`tooldiff github` end to end in-process: settings, event, report, fake GitHub API over a socket.
+
+The analysis is replaced by hand-built reports, so these tests pin the GitHub side alone; the container
+tests in tests/e2e run the real pipeline.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reports import diff_report, finding
+
+from fakegithub import FakeGitHub
+from tooldiff import action, actionreport
+from tooldiff.github import comment_marker, make_client
+from tooldiff.model import Report
+from tooldiff.settings import from_env
+
+TOKEN = "ghs_PLANTEDsecretVALUE0123456789abcdef"
+FIX = Path(__file__).parents[1] / "fixtures" / "github"
+PATCH = '@@ -10,2 +10,5 @@\n   {\n+    "name": "find_document",\n+    "a": 1,\n+    "b": 2\n   }'
+OVERLAP = finding("intent-overlap", ("find_document", "search_docs"), 11)
+
+
+@pytest.fixture
+def fake(shared_dir: Path) -> Iterator[FakeGitHub]:
+    gh = FakeGitHub(repository="Codertocat/Hello-World")
+    gh.token = TOKEN
+    event = json.loads((FIX / "pull_request.opened.payload.json").read_text())
+    gh.add_pull(
+        2, event["pull_request"]["head"]["sha"], event["pull_request"]["base"]["sha"], {"tools/a.json": PATCH}
+    )
+    gh.start()
+    yield gh
+    gh.stop()
+    assert gh.errors == []
+
+
+def go(
+    fake: FakeGitHub,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    report: Report,
+    event: str = "pull_request",
+    **inputs: str,
+) -> int:
+    monkeypatch.setattr(actionreport, "analyse_plan", lambda settings, plan: report)
+    env = {
+        "GITHUB_EVENT_NAME": event,
+        "GITHUB_REPOSITORY": fake.repository,
+        "GITHUB_WORKSPACE": str(tmp_path),
+        "GITHUB_EVENT_PATH": str(FIX / "pull_request.opened.payload.json"),
+        "GITHUB_API_URL": fake.base,
+        "GITHUB_OUTPUT": str(tmp_path / "output"),
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
+        "INPUT_GITHUB-TOKEN": TOKEN,
+        "INPUT_FAIL-ON": "error",
+        "INPUT_COMMENT": "update",
+        "GITHUB_RUN_ID": "42",
+    }
+    env.update({f"INPUT_{k.upper().replace('_', '-')}": v for k, v in inputs.items()})
+    settings = from_env(env)
+    event_data: dict[str, Any] = json.loads(Path(env["GITHUB_EVENT_PATH"]).read_text())
+    client = make_client(fake.base, TOKEN, retries=2, backoff=0, secondary_wait=0, max_wait=1)
+    return action.run(settings, event_data, client)
+
+
+def summary(tmp_path: Path) -> str:
+    return (tmp_path / "summary.md").read_text()
+
+
+def test_pr_with_a_new_error_gets_one_comment_and_fails(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert go(fake, tmp_path, monkeypatch, diff_report(OVERLAP)) == 1
+    [comment] = fake.bot_comments(2)
+    assert comment["body"].startswith(comment_marker("default"))
+    out = capsys.readouterr().out
+    assert "::error file=tools/a.json,line=11" in out and TOKEN not in out
+    outputs = (tmp_path / "output").read_text()
+    assert "new-errors<<ghadelimiter_" in outputs and "find_document" in outputs
+    assert summary(tmp_path).strip()
+
+
+def test_second_run_edits_the_same_comment_in_at_most_five_requests(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    go(fake, tmp_path, monkeypatch, diff_report(OVERLAP))
+    [first] = [dict(c) for c in fake.bot_comments(2)]
+    fake.requests.clear()
+    assert go(fake, tmp_path, monkeypatch, diff_report()) == 0
+    [again] = fake.bot_comments(2)
+    assert again["id"] == first["id"] and again["_edits"] == 1 and again["body"] != first["body"]
+    assert len(fake.requests) <= 5, [r.operation for r in fake.requests]
+    assert [r.operation for r in fake.requests] == ["issues/list-comments", "issues/update-comment"]
+
+
+def test_pr_touching_no_tools_posts_nothing(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert go(fake, tmp_path, monkeypatch, diff_report(touched=False)) == 0
+    assert fake.calls("POST") == [] and fake.calls("PATCH") == []
+
+
+def test_fork_403_falls_back_to_the_summary(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake.pulls[2].fork = True
+    assert go(fake, tmp_path, monkeypatch, diff_report(OVERLAP)) == 1  # the finding decides
+    assert (
+        "read-only token" in summary(tmp_path)
+        and "::notice::No PR comment was posted" in capsys.readouterr().out
+    )
+    fake.requests.clear()
+    assert go(fake, tmp_path, monkeypatch, diff_report()) == 0
+
+
+def test_closed_pr_404_is_a_message_and_exit_0(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    del fake.pulls[2]
+    assert go(fake, tmp_path, monkeypatch, diff_report()) == 0
+    assert "not found" in summary(tmp_path)
+
+
+def test_github_down_fails_clearly_but_still_writes_the_summary(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake.fail("GET", r"/comments$", 503, times=100)
+    assert go(fake, tmp_path, monkeypatch, diff_report()) == 1
+    assert len(fake.requests) == 3  # bounded: one try, two retries
+    assert "Posting to GitHub failed" in summary(tmp_path)
+    assert "::error::tooldiff: GitHub API failure" in capsys.readouterr().out
+
+
+def test_review_comments_post_once_across_two_runs(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for _ in range(2):
+        go(fake, tmp_path, monkeypatch, diff_report(OVERLAP), review_comments="true", comment="off")
+    assert len(fake.reviews) == 1 and [c["line"] for c in fake.review_comments.values()] == [11]
+    assert fake.calls("POST", "issues/create-comment") == []
+
+
+def test_check_run_without_permission_is_skipped_with_a_notice(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake.fail("POST", r"/check-runs$", 403, body={"message": "Resource not accessible by integration"})
+    assert go(fake, tmp_path, monkeypatch, diff_report(), check_run="true", comment="off") == 0
+    assert "lacks `checks: write`" in capsys.readouterr().out
+
+
+def test_other_events_exit_0(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert go(fake, tmp_path, monkeypatch, diff_report(), event="issue_comment") == 0
+    assert "not one tooldiff handles" in capsys.readouterr().out and fake.requests == []

@@ -1,0 +1,84 @@
+"""Which refs each event compares, from real webhook payloads (octokit/webhooks, in tests/fixtures)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tooldiff.eventplan import Plan, plan_event
+from tooldiff.settings import SettingsError, from_env
+
+FIX = Path(__file__).parents[1] / "fixtures" / "github"
+
+
+def payload(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((FIX / name).read_text())
+    return data
+
+
+def settings(event: str, **inputs: str) -> Any:
+    env = {"GITHUB_EVENT_NAME": event, "GITHUB_REPOSITORY": "Codertocat/Hello-World", "GITHUB_SHA": "c" * 40}
+    env.update({f"INPUT_{k.upper().replace('_', '-')}": v for k, v in inputs.items()})
+    return from_env(env)
+
+
+def test_pull_request_head_is_the_pr_head_not_the_merge_commit() -> None:
+    event = payload("pull_request.opened.payload.json")
+    plan = plan_event(settings("pull_request"), event)
+    assert isinstance(plan, Plan)
+    assert plan.kind == "diff" and plan.pr == 2 and plan.trusted_head and not plan.fork
+    assert (
+        plan.head == event["pull_request"]["head"]["sha"]
+        and plan.base == event["pull_request"]["base"]["sha"]
+    )
+
+
+def test_fork_under_pull_request_target_is_untrusted() -> None:
+    event = payload("pull_request.opened.payload.json")
+    fork = copy.deepcopy(event)
+    fork["pull_request"]["head"]["repo"]["full_name"] = "stranger/Hello-World"
+    plan = plan_event(settings("pull_request_target"), fork)
+    assert isinstance(plan, Plan) and plan.fork and not plan.trusted_head
+
+
+def test_merge_group_diffs_without_a_comment() -> None:
+    event = {"merge_group": {"base_sha": "a" * 40, "head_sha": "b" * 40}}
+    plan = plan_event(settings("merge_group"), event)
+    assert isinstance(plan, Plan) and (plan.base, plan.head, plan.pr, plan.publish) == (
+        "a" * 40,
+        "b" * 40,
+        None,
+        False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("event", "file"),
+    [
+        ("workflow_dispatch", "workflow_dispatch.payload.json"),
+        ("push", "push.payload.json"),
+        ("schedule", None),
+    ],
+)
+def test_audit_events(event: str, file: str | None) -> None:
+    plan = plan_event(settings(event), payload(file) if file else {})
+    assert isinstance(plan, Plan) and plan.kind == "audit" and plan.pr is None
+    assert plan.head == "c" * 40  # the push example deletes a tag: `after` is all zeros, GITHUB_SHA wins
+
+
+def test_mode_input_forces_audit_on_a_pr() -> None:
+    plan = plan_event(settings("pull_request", mode="audit"), payload("pull_request.opened.payload.json"))
+    assert isinstance(plan, Plan) and plan.kind == "audit"
+
+
+def test_other_events_are_named_and_skipped() -> None:
+    assert "issue_comment" in str(plan_event(settings("issue_comment"), {}))
+
+
+def test_broken_payload_is_a_clear_error() -> None:
+    with pytest.raises(SettingsError, match=r"head\.sha"):
+        plan_event(settings("pull_request"), {"pull_request": {"base": {"sha": "x"}}})

@@ -1,0 +1,93 @@
+"""Settings: read once from the environment, hyphenated inputs, bad values named, the token never shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tooldiff.settings import SettingsError, from_env
+
+TOKEN = "ghs_PLANTEDsecretVALUE0123456789abcdef"
+BASE = {
+    "GITHUB_EVENT_NAME": "pull_request",
+    "GITHUB_REPOSITORY": "octo-org/tools",
+    "GITHUB_WORKSPACE": "/github/workspace",
+    "INPUT_GITHUB-TOKEN": TOKEN,
+}
+
+
+def test_defaults() -> None:
+    s = from_env(BASE)
+    assert (s.fail_on, s.comment, s.comment_id, s.mode, s.bot_login) == (
+        "error",
+        "update",
+        "default",
+        "auto",
+        "github-actions[bot]",
+    )
+    assert s.api_url == "https://api.github.com" and s.server_url == "https://github.com"
+    assert s.review_comments is False and s.check_run is False and s.paths == ()
+    assert s.workspace == Path("/github/workspace") and s.owner_repo == ("octo-org", "tools")
+
+
+def test_inputs_keep_their_hyphens_and_enterprise_urls() -> None:
+    s = from_env(
+        {
+            **BASE,
+            "INPUT_FAIL-ON": "Warning",
+            "INPUT_COMMENT-ID": "docs.v2",
+            "INPUT_REVIEW-COMMENTS": "true",
+            "INPUT_CHECK-RUN": "false",
+            "INPUT_PATHS": "tools/\nmcp/*.json, extra",
+            "INPUT_TARGETS": "openai",
+            "INPUT_SARIF-FILE": "out.sarif",
+            "INPUT_BASE-TOOLS": "b.json",
+            "INPUT_HEAD-TOOLS": "h.json",
+            "INPUT_BOT-LOGIN": "my-app[bot]",
+            "INPUT_MODE": "audit",
+            "INPUT_COMMENT": "recreate",
+            "GITHUB_API_URL": "https://ghe.example.com/api/v3/",
+            "GITHUB_SERVER_URL": "https://ghe.example.com",
+            "GITHUB_OUTPUT": "/tmp/out",
+            "GITHUB_STEP_SUMMARY": "/tmp/sum",
+        }
+    )
+    assert s.fail_on == "warning" and s.comment_id == "docs.v2" and s.review_comments and not s.check_run
+    assert s.paths == ("tools/", "mcp/*.json", "extra") and s.targets == ("openai",)
+    assert (s.sarif_file, s.base_tools, s.head_tools, s.bot_login) == (
+        "out.sarif",
+        "b.json",
+        "h.json",
+        "my-app[bot]",
+    )
+    assert s.mode == "audit" and s.comment == "recreate"
+    assert s.api_url == "https://ghe.example.com/api/v3" and s.output_path == Path("/tmp/out")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "named"),
+    [
+        ("INPUT_FAIL-ON", "critical", "fail-on"),
+        ("INPUT_COMMENT", "sometimes", "comment"),
+        ("INPUT_MODE", "full", "mode"),
+        ("INPUT_REVIEW-COMMENTS", "maybe", "review-comments"),
+        ("INPUT_COMMENT-ID", "x --> <b>", "comment-id"),
+        ("GITHUB_REPOSITORY", "not a repo", "GITHUB_REPOSITORY"),
+        ("GITHUB_API_URL", "ftp://x", "GITHUB_API_URL"),
+    ],
+)
+def test_bad_values_are_named(key: str, value: str, named: str) -> None:
+    with pytest.raises(SettingsError, match=named):
+        from_env({**BASE, key: value})
+
+
+def test_token_is_hidden_from_repr() -> None:
+    s = from_env(BASE)
+    assert s.token == TOKEN and TOKEN not in repr(s) and TOKEN not in str(s)
+
+
+def test_settings_are_frozen() -> None:
+    s = from_env(BASE)
+    with pytest.raises(AttributeError):
+        s.fail_on = "never"  # type: ignore[misc]
