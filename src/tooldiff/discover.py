@@ -1,0 +1,176 @@
+"""Which files hold tools, and which tools are offered together (toolsets).
+
+Files come from a `FileSource` (work tree or git ref). Symlinks are never followed; files over the size
+limit are never read. Without paths or config globs, every JSON/JSONL/YAML file that holds tools counts.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+
+from tooldiff.config import Config
+from tooldiff.model import ParsedFile, ParseError, Toolset
+from tooldiff.parsers import parse_bytes
+from tooldiff.sources import SKIP_DIRS, FileSource
+
+TOOL_EXTENSIONS = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
+# Files that are never tool definitions, however they look.
+SKIP_FILES = frozenset({
+    "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock", "composer.lock",
+    "Pipfile.lock", "poetry.lock", "tsconfig.json", "jsconfig.json", ".eslintrc.json", ".prettierrc.json",
+    "renovate.json", ".pre-commit-config.yaml", "pubspec.lock", "flake.lock",
+})
+# Without one of these keys a file cannot hold a tool, so its syntax errors are not ours to report
+# (discovery by content only; explicit paths always report).
+TOOL_HINTS = (b"input_schema", b"inputSchema", b"parameters", b"unctionDeclarations", b"unction_declarations")
+
+
+@dataclass(frozen=True, slots=True)
+class Discovery:
+    files: dict[str, bytes] = field(default_factory=dict)
+    parsed: list[ParsedFile] = field(default_factory=list)
+    toolsets: list[Toolset] = field(default_factory=list)
+    errors: list[ParseError] = field(default_factory=list)
+
+
+@cache
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """`**` spans folders, `*` and `?` stay within one; a pattern without `/` also matches a base name."""
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + "(?:/.*)?")  # a folder pattern matches what is under it
+
+
+def glob_match(path: str, pattern: str) -> bool:
+    pattern = pattern.strip().removeprefix("./").rstrip("/")
+    if not pattern or pattern == ".":
+        return True
+    if _glob_regex(pattern).fullmatch(path):
+        return True
+    return "/" not in pattern and _glob_regex(pattern).fullmatch(posixpath.basename(path)) is not None
+
+
+def _skipped(path: str) -> bool:
+    parts = path.split("/")
+    name = parts[-1]
+    return (
+        any(p in SKIP_DIRS for p in parts[:-1])
+        or name in SKIP_FILES
+        or name.startswith((".tooldiff", "tsconfig."))
+    )
+
+
+def _is_tool_file(path: str) -> bool:
+    return path.lower().endswith(TOOL_EXTENSIONS) and not _skipped(path)
+
+
+def _select(all_files: list[str], config: Config, paths: Sequence[str]) -> tuple[list[str], list[ParseError]]:
+    """Candidate files, and errors for paths that name nothing."""
+    if paths:
+        chosen: list[str] = []
+        errors: list[ParseError] = []
+        present = set(all_files)
+        for raw in paths:
+            p = raw.strip().removeprefix("./").rstrip("/")
+            if p in present:
+                chosen.append(p)  # named explicitly: read whatever its extension
+                continue
+            prefix = "" if p in ("", ".") else p + "/"
+            under = [f for f in all_files if f.startswith(prefix) and _is_tool_file(f[len(prefix):])]
+            if not under and not any(f.startswith(prefix) for f in all_files):
+                errors.append(ParseError(file=p, line=1, message="no such file or folder"))
+            chosen.extend(under)
+        return list(dict.fromkeys(chosen)), errors
+    if config.paths:
+        return [f for f in all_files if any(glob_match(f, g) for g in config.paths)], []
+    return [f for f in all_files if _is_tool_file(f)], []
+
+
+def _escapes(path: str, target: str) -> bool:
+    if target.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", target):
+        return True
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+    return joined == ".." or joined.startswith("../")
+
+
+def discover(source: FileSource, config: Config, paths: Sequence[str] = ()) -> Discovery:
+    candidates, errors = _select(source.list_files(), config, paths)
+    explicit = bool(paths or config.paths)
+    candidates = [f for f in candidates if not any(glob_match(f, g) for g in config.exclude)]
+    to_read: list[str] = []
+    for path in candidates:
+        target = source.symlink_target(path)
+        if target is not None:
+            if _escapes(path, target):
+                message = "symlink leaves the repository; not followed"
+                errors.append(ParseError(file=path, line=1, message=message))
+            continue  # a link inside the tree: its target is analysed under its own name
+        size = source.size(path)
+        if size > config.max_file_bytes:
+            message = f"file is {size:,} bytes, over the limit of {config.max_file_bytes:,}; not read"
+            errors.append(ParseError(file=path, line=1, message=message))
+            continue
+        to_read.append(path)
+    data = source.read_many(to_read)
+    files: dict[str, bytes] = {}
+    parsed: list[ParsedFile] = []
+    for path in to_read:
+        raw = data.get(path)
+        if raw is None:
+            continue
+        result = parse_bytes(path, raw, max_bytes=config.max_file_bytes)
+        keep = bool(result.tools) or (bool(result.errors) and (explicit or any(h in raw for h in TOOL_HINTS)))
+        if keep:
+            files[path] = raw
+            parsed.append(result)
+            errors.extend(result.errors)
+    return Discovery(files=files, parsed=parsed, toolsets=group_toolsets(parsed, config), errors=errors)
+
+
+def group_toolsets(parsed: Sequence[ParsedFile], config: Config) -> list[Toolset]:
+    """Config toolsets first; then a folder of one-tool files is one toolset; else each file is one."""
+    with_tools = [p for p in parsed if p.tools]
+    groups: dict[str, list[ParsedFile]] = defaultdict(list)
+    rest: list[ParsedFile] = []
+    for pf in with_tools:
+        spec = next((s for s in config.toolsets if any(glob_match(pf.path, g) for g in s.files)), None)
+        if spec is not None:
+            groups[spec.name].append(pf)
+        else:
+            rest.append(pf)
+    by_folder: dict[str, list[ParsedFile]] = defaultdict(list)
+    for pf in rest:
+        by_folder[posixpath.dirname(pf.path)].append(pf)
+    for folder, members in by_folder.items():
+        if len(members) >= 2 and all(len(m.tools) == 1 for m in members):
+            groups[folder or "."].extend(members)
+        else:
+            for m in members:
+                groups[m.path].append(m)
+    return [_toolset(tid, members) for tid, members in sorted(groups.items())]
+
+
+def _toolset(toolset_id: str, members: Iterable[ParsedFile]) -> Toolset:
+    ordered = sorted(members, key=lambda m: m.path)
+    tools = tuple(replace(t, toolset=toolset_id) for m in ordered for t in m.tools)
+    return Toolset(id=toolset_id, files=tuple(m.path for m in ordered), tools=tools)
