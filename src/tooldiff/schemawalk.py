@@ -43,8 +43,10 @@ class Node(NamedTuple):
     key: str | None  # property or definition name when `via` is a map keyword
 
 
-def escape(token: str) -> str:
-    """RFC 6901 reference token."""
+def escape(token: object) -> str:
+    """RFC 6901 reference token (YAML may give non-string keys; they are written as text)."""
+    if not isinstance(token, str):
+        token = str(token)
     if "~" in token or "/" in token:
         return token.replace("~", "~0").replace("/", "~1")
     return token
@@ -147,7 +149,7 @@ def nodes(tool: Tool) -> list[Node]:
 
 
 def has_schema(tool: Tool) -> bool:
-    """False when the source gave no input schema at all (a parameterless tool)."""
-    if tool.schema_key:
-        return True
-    return tool.input_schema is not None and tool.input_schema != {}
+    """False when the source gave no input schema (a parameterless tool): absent, null, or {} filled in."""
+    if tool.input_schema is None:
+        return False
+    return bool(tool.schema_key) or tool.input_schema != {}

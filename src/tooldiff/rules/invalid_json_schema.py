@@ -6,6 +6,10 @@ An input schema that is not a valid JSON Schema under the draft its `$schema` na
 `"type": "dict"` or `"float"` (Python names, common in BFCL), `"required": true` on a property, a string
 where a schema belongs.
 
+Gemini's `parameters` is an OpenAPI 3.0 Schema whose types are written `STRING`, `OBJECT` ...; for Gemini
+tools read from `parameters` the type names are lower-cased before the check (`parametersJsonSchema` is
+checked as written).
+
 ## Why it matters
 Providers validate schemas before use and reject the request, or the SDKs silently drop what they cannot
 read; either way the model never sees the contract you wrote. Nothing is ever fetched: an unknown
@@ -28,6 +32,7 @@ read; either way the model never sees the contract you wrote. Nothing is ever fe
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -67,6 +72,20 @@ KNOWN_SCHEMAS = frozenset(
 DEFAULT_SCHEMA = "https://json-schema.org/draft/2020-12/schema"
 
 
+# (format, schema keyword) pairs whose schema is OpenAPI's upper-case-typed dialect, not JSON Schema.
+OPENAPI_DIALECT = frozenset({("gemini", "parameters")})
+
+
+def _lower_types(schema: Any) -> Any:
+    """A copy of an OpenAPI-dialect schema with JSON Schema's lower-case type names."""
+    copy = json.loads(json.dumps(schema, default=str))
+    for node in schemawalk.walk(copy):
+        s = node.schema
+        if isinstance(s, dict) and isinstance(s.get("type"), str):
+            s["type"] = s["type"].lower()
+    return copy
+
+
 def _pointer(path: Any) -> str:
     parts = [schemawalk.escape(str(p)) for p in (path or [])]
     return "/input_schema" + "".join("/" + p for p in parts)
@@ -97,7 +116,10 @@ def _validate(schema: Any) -> tuple[str, str, str] | None:
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     if not schemawalk.has_schema(tool):
         return
-    result = _validate(tool.input_schema)
+    schema = tool.input_schema
+    if (tool.format, tool.schema_key) in OPENAPI_DIALECT:
+        schema = _lower_types(schema)
+    result = _validate(schema)
     if result is None:
         return
     message, pointer, draft = result

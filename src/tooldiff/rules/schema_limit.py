@@ -71,7 +71,7 @@ def measure(tool: Tool, threshold: int | None) -> Stats:
             st.string_chars += len(node.key)
         props = schemawalk.properties_of(s)
         st.properties += len(props)
-        st.string_chars += sum(len(k) for k in props)
+        st.string_chars += sum(len(str(k)) for k in props)
         enum = s.get("enum")
         if isinstance(enum, list):
             st.enum_values += len(enum)

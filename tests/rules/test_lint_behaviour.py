@@ -1,0 +1,231 @@
+"""Target merging, junk schemas, recursion and deep nesting in the lint rules."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tooldiff import schemawalk
+from tooldiff.model import Problem, Tool
+from tooldiff.rules.base import Context
+from tooldiff.targets import TARGETS, resolve
+
+TOOL_RULES = (
+    "optional_forced_required",
+    "optional_not_required",
+    "missing_additional_properties_false",
+    "unsupported_keyword",
+    "root_not_object",
+    "invalid_name",
+    "oversized_description",
+    "heavy_definition",
+    "invalid_json_schema",
+    "unresolved_ref",
+    "schema_limit",
+    "missing_description",
+)
+
+
+def tool(
+    schema: Any,
+    name: str = "do_it",
+    description: str = "Do it.",
+    fmt: str = "anthropic",
+    key: str = "input_schema",
+) -> Tool:
+    return Tool(
+        name=name,
+        description=description,
+        input_schema=schema,
+        format=fmt,
+        file="t.json",
+        line=1,
+        pointer="/0",
+        schema_pointer="/0/input_schema",
+        schema_key=key,
+    )
+
+
+def check(rule: str, t: Tool, targets: tuple[str, ...] = tuple(TARGETS)) -> list[Problem]:
+    mod: ModuleType = importlib.import_module(f"tooldiff.rules.{rule}")
+    return list(mod.check(t, Context(targets=resolve(targets), options=dict(getattr(mod, "OPTIONS", {})))))
+
+
+def test_a_problem_shared_by_targets_is_one_problem_listing_them() -> None:
+    found = check("invalid_name", tool({"type": "object"}, name="math.sum"))
+    assert len(found) == 1
+    assert found[0].targets == ("openai-strict", "openai", "anthropic")  # Google allows dots
+    found = check("unsupported_keyword", tool({"type": "object", "properties": {"a": {"not": {}}}}))
+    assert [(p.pointer, p.targets) for p in found] == [
+        ("/input_schema/properties/a/not", ("openai-strict", "google"))
+    ]
+
+
+def test_google_name_rule_differs() -> None:
+    assert check("invalid_name", tool({}, name="ns.tool:v1"), ("google",)) == []
+    assert check("invalid_name", tool({}, name="9lives"), ("google",))[0].targets == ("google",)
+    assert check("invalid_name", tool({}, name="9lives"), ("anthropic",)) == []
+    assert check("invalid_name", tool({}, name="x" * 65), ("anthropic",))
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        None,
+        True,
+        False,
+        0,
+        "object",
+        [],
+        [1, {"type": "object"}],
+        {"type": "dict", "properties": {"a": {"type": "float"}}},
+        {"type": ["object", 3], "properties": {"a": "junk", "b": None, "c": True}, "required": "a"},
+        {"properties": [], "$defs": 5, "anyOf": {"type": "x"}, "items": [True, 1], "enum": "abc", "$ref": 7},
+        {"$ref": "#/%zz/~2"},
+        {"type": "object", "properties": {1: {"type": "string"}}},
+    ],
+)
+def test_junk_schemas_never_raise(schema: Any) -> None:
+    t = tool(schema)
+    for rule in TOOL_RULES:
+        for p in check(rule, t):
+            assert isinstance(p.message, str)
+
+
+def test_deep_nesting_does_not_recurse() -> None:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(20_000):
+        schema = {"type": "object", "properties": {"x": schema}}
+    t = tool(schema)
+    for rule in TOOL_RULES:
+        if rule != "invalid_json_schema":  # the Rust validator has its own depth handling
+            check(rule, t)
+    depth = check("schema_limit", t, ("openai-strict",))
+    assert depth and depth[0].evidence["value"] >= 10_000
+
+
+def test_walk_visits_shared_subtrees_once_and_stops_at_the_cap() -> None:
+    shared: dict[str, Any] = {"type": "object", "properties": {}}
+    shared["properties"]["self"] = shared  # a YAML alias can build a cycle
+    nodes = schemawalk.walk({"type": "object", "properties": {"a": shared, "b": shared}})
+    assert len(nodes) <= 5
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(50)}}
+    assert len(schemawalk.walk(wide, max_nodes=10)) == 10
+
+
+def test_pointers_escape_property_names() -> None:
+    t = tool({"type": "object", "additionalProperties": False, "properties": {"a/b~c": {"type": "string"}}})
+    [p] = check("optional_not_required", t, ("openai-strict",))
+    assert p.pointer == "/input_schema/properties/a~1b~0c"
+
+
+def test_recursion_is_legal_only_where_the_target_documents_it() -> None:
+    schema = {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#"}}}}
+    assert check("unresolved_ref", tool(schema), ("openai-strict",)) == []
+    [p] = check("unresolved_ref", tool(schema), ("openai-strict", "anthropic", "google"))
+    assert p.targets == ("anthropic", "google")
+    assert p.pointer == "/input_schema/properties/children/items/$ref"
+
+
+def test_indirect_cycles_and_anchors() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/a"}, "n": {"$ref": "#node"}},
+        "$defs": {
+            "a": {"type": "object", "properties": {"b": {"$ref": "#/$defs/b"}}},
+            "b": {"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}},
+            "node": {"$anchor": "node", "type": "string"},
+        },
+    }
+    found = check("unresolved_ref", tool(schema), ("anthropic",))
+    assert sorted(p.pointer for p in found) == [
+        "/input_schema/$defs/a/properties/b/$ref",
+        "/input_schema/$defs/b/properties/a/$ref",
+    ]
+    assert all(p.evidence["reason"] == "recursive" for p in found)
+
+
+def test_percent_encoded_and_escaped_refs_resolve() -> None:
+    schema = {"type": "object", "properties": {"x": {"$ref": "#/$defs/a~1b%20c"}}, "$defs": {"a/b c": {}}}
+    assert check("unresolved_ref", tool(schema), ("anthropic",)) == []
+
+
+def test_parameterless_tools_are_not_root_not_object() -> None:
+    assert check("root_not_object", tool(None, key="")) == []
+    assert check("root_not_object", tool({}, key="")) == []
+    assert check("root_not_object", tool({}, key="parameters"))  # declared but empty: OpenAI rejects it
+
+
+def test_gemini_openapi_types_are_not_invalid() -> None:
+    schema = {"type": "OBJECT", "properties": {"city": {"type": "STRING"}}}
+    assert check("invalid_json_schema", tool(schema, fmt="gemini", key="parameters"), ("google",)) == []
+    assert check("invalid_json_schema", tool(schema, fmt="gemini", key="parametersJsonSchema"), ("google",))
+
+
+def test_unknown_meta_schema_is_never_fetched() -> None:
+    schema = {"$schema": "https://example.invalid/meta", "type": "object"}
+    assert check("invalid_json_schema", tool(schema)) == []
+
+
+def test_missing_description_severities() -> None:
+    found = check(
+        "missing_description",
+        tool({"type": "object", "properties": {"a": {"type": "string"}}}, description=""),
+    )
+    assert [(p.pointer, p.severity) for p in found] == [
+        ("/description", "warning"),
+        ("/input_schema/properties/a", "info"),
+    ]
+
+
+def test_heavy_definition_uses_the_configured_budget_and_rate() -> None:
+    t = tool({"type": "object"}, description="x" * 400)
+    mod = importlib.import_module("tooldiff.rules.heavy_definition")
+    ctx = Context(targets=resolve(("anthropic",)), options={"budget": 100, "chars_per_token": 4})
+    assert [p.evidence["tokens"] for p in mod.check(t, ctx)] == [106]  # ceil((5 + 400 + 17) / 4)
+    ctx = Context(targets=resolve(("anthropic",)), options={"budget": 200, "chars_per_token": 4})
+    assert list(mod.check(t, ctx)) == []
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "type",
+                    "properties",
+                    "required",
+                    "items",
+                    "$ref",
+                    "anyOf",
+                    "enum",
+                    "$defs",
+                    "additionalProperties",
+                    "description",
+                    "not",
+                    "x",
+                ]
+            )
+            | st.text(max_size=3),
+            inner,
+            max_size=5,
+        )
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(JSON)
+def test_any_json_value_as_a_schema_never_raises(schema: Any) -> None:
+    t = tool(schema)
+    for rule in TOOL_RULES:
+        check(rule, t)

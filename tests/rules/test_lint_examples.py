@@ -1,0 +1,89 @@
+"""Each lint rule module keeps the contract, and its documented EXAMPLE fires while FIXED does not."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tooldiff.model import Problem, Tool, Toolset
+from tooldiff.rules.base import Context
+from tooldiff.targets import TARGETS
+
+LINT_MODULES = (
+    "parse_error",
+    "optional_forced_required",
+    "optional_not_required",
+    "missing_additional_properties_false",
+    "unsupported_keyword",
+    "root_not_object",
+    "invalid_name",
+    "oversized_description",
+    "heavy_definition",
+    "invalid_json_schema",
+    "unresolved_ref",
+    "schema_limit",
+    "missing_description",
+    "duplicate_name",
+    "too_many_tools",
+    "token_budget",
+)
+SECTIONS = ("What it finds", "Why it matters", "Example", "Use instead", "References")
+
+
+def module(name: str) -> ModuleType:
+    return importlib.import_module(f"tooldiff.rules.{name}")
+
+
+def run(mod: ModuleType, records: list[dict[str, Any]]) -> list[Problem]:
+    # Every target, so strict-only rules are exercised by the Anthropic-shaped examples too.
+    targets = tuple(TARGETS.values())
+    options = {**getattr(mod, "OPTIONS", {}), **getattr(mod, "EXAMPLE_OPTIONS", {})}
+    ctx = Context(targets=targets, options=options, targets_of=lambda _: targets)
+    tools = tuple(
+        Tool(
+            name=r["name"],
+            description=r["description"],
+            input_schema=r.get("input_schema"),
+            format="anthropic",
+            file="example.json",
+            line=i + 1,
+            pointer=f"/{i}",
+            schema_pointer=f"/{i}/input_schema",
+            schema_key="input_schema",
+        )
+        for i, r in enumerate(records)
+    )
+    if mod.KIND == "toolset":
+        return list(mod.check(Toolset(id="example.json", files=("example.json",), tools=tools), ctx))
+    return [p for t in tools for p in mod.check(t, ctx)]
+
+
+@pytest.mark.parametrize("name", LINT_MODULES)
+def test_contract(name: str) -> None:
+    mod = module(name)
+    assert mod.CODE.replace("-", "_") == name
+    assert mod.SEVERITY in ("error", "warning", "info")
+    assert mod.KIND in ("tool", "toolset", "file")
+    assert callable(mod.check)
+    assert isinstance(mod.EXAMPLE, list) and isinstance(mod.FIXED, list)
+    doc = mod.__doc__ or ""
+    for section in SECTIONS:
+        assert re.search(rf"^## {section}$", doc, re.M), f"{name} lacks '## {section}'"
+
+
+@pytest.mark.parametrize("name", [n for n in LINT_MODULES if n != "parse_error"])
+def test_example_fires_and_fixed_does_not(name: str) -> None:
+    mod = module(name)
+    assert run(mod, mod.EXAMPLE), f"{mod.CODE}: EXAMPLE does not fire"
+    assert run(mod, mod.FIXED) == [], f"{mod.CODE}: FIXED fires"
+
+
+def test_parse_error_is_emitted_by_the_engine_not_checked() -> None:
+    mod = module("parse_error")
+    assert mod.KIND == "file"
+    assert list(mod.check(None, Context())) == []
+    assert mod.EXAMPLE_FILE != mod.FIXED_FILE
