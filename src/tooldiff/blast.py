@@ -1,0 +1,133 @@
+"""Blast radius: how far the effects of a wrong call reach (seed 001), and the guards that contain it.
+
+Evidence is taken in order and the first that speaks wins, so every finding can name what it used:
+1. the config, `tools: {name: {blast: read|write|destructive|external}}`, for formats that cannot state it;
+2. MCP annotations that the author set explicitly (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
+   `openWorldHint`); the spec's defaults are not evidence, so absent hints fall through;
+3. the lexicon of verbs and phrases below, on the name and the description.
+
+A *guard* is a required argument the model cannot make up: an approval id, a confirmation token, a value only an
+earlier read returns. A required free-text `reason` is a description with a colon in it, not a guard.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tooldiff.model import Tool
+
+LEVELS = ("read", "write", "external", "destructive")
+DANGEROUS = frozenset({"external", "destructive"})
+
+# Phrases that reach people or money outside the agent.
+_EXTERNAL = re.compile(
+    r"\b(page[sd]?\s+(?:the\s+)?(?:on[- ]?call|someone|an? engineer|engineers)|paging|pagerduty|on[- ]call"
+    r"|notif(?:y|ies|ied|ication)|send(?:s|ing)?\b(?![^.]*\bto (?:the )?(?:page|browser|process|terminal|repl))"
+    r"|e-?mails? (?:to|the)|broadcast|announce|sms|text message|publish(?:es)?|charg(?:e|es|ing)\b(?! (?:of|level))"
+    r"|refund(?:s|ed)?\b|transfer(?:s)? (?:money|funds)|pay(?:s|out)?\b|deploy(?:s|ing)?\b(?! preview)"
+    r"|to production|release to|wire)",
+    re.I,
+)
+# Phrases that destroy state or cannot be taken back.
+_DESTRUCTIVE = re.compile(
+    r"\b(permanent(?:ly)?|irreversibl[ey]|cannot be (?:undone|reversed|recovered)|can ?not be (?:undone|reversed)"
+    r"|no undo|not reversible|delete[sd]?|deleting|destroy(?:s|ed)?|drop(?:s|ped)? (?:the )?(?:table|database)"
+    r"|purge[sd]?|wipe[sd]?|erase[sd]?|truncate[sd]?|merge[sd]? (?:\w+ ){0,3}(?:records?|contacts?|accounts?)"
+    r"|fold[s]? .{0,60}\binto\b|force[- ]push|overwrit(?:e|es|ing) .{0,20}without)",
+    re.I,
+)
+_WRITE = re.compile(
+    r"\b(creat|add|insert|updat|edit|modif|writ|sav|stor|set|link|open|record|upload|move|renam|schedul|draft)",
+    re.I,
+)
+# Sentences that describe how to undo or that negate the danger do not count as the tool's own effect.
+_UNDO = re.compile(
+    r"\b(undo|to undo|can be restored|restore[sd]? (?:it|for)|reversible|nothing is (?:paid|sent|deleted)"
+    r"|not touched|is not (?:sent|deleted|paid)|until (?:a )?(?:person|human))",
+    re.I,
+)
+_SENTENCE = re.compile(r"(?<=[.!?;:])\s+")
+
+_GUARD_NAME = re.compile(
+    r"(approv|confirm|token|nonce|otp|etag|if_?match|challenge|signature|expected_?(?:version|sha|etag)|\bsha\b"
+    r"|_sha$|revision|lock_?id|idempotency_?key_from)",
+    re.I,
+)
+_GUARD_DESC = re.compile(
+    r"(approval|as returned by|returned by|from a (?:previous|prior|earlier)|obtained from|issued by"
+    r"|confirmation (?:code|token|id)|one-time)",
+    re.I,
+)
+_FREE_TEXT = re.compile(r"^(reason|comment|note|notes|justification|message|why|explanation|description)$", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Blast:
+    level: str  # one of LEVELS
+    evidence: str  # "config", "annotations", "lexicon" or "default"
+    detail: str  # what exactly was seen, for the finding's message
+
+    @property
+    def dangerous(self) -> bool:
+        return self.level in DANGEROUS
+
+
+def _from_annotations(ann: Mapping[str, Any] | None) -> Blast | None:
+    if not ann:
+        return None
+    ro, de, ow = ann.get("readOnlyHint"), ann.get("destructiveHint"), ann.get("openWorldHint")
+    if ro is True:
+        return Blast("read", "annotations", "readOnlyHint: true")
+    if de is True:
+        return Blast("destructive", "annotations", "destructiveHint: true")
+    if ro is False and ow is True:
+        return Blast("external", "annotations", "readOnlyHint: false, openWorldHint: true")
+    if de is False or ann.get("idempotentHint") is True:
+        return Blast("write", "annotations", "destructiveHint: false" if de is False else "idempotentHint: true")
+    return None
+
+
+def _own_effect_text(tool: Tool) -> str:
+    """Name and the first two sentences, without those that explain how to undo the call.
+
+    Long descriptions mention other tools' effects further down ("to delete, use ..."): only the opening
+    says what this call does.
+    """
+    parts = [s for s in _SENTENCE.split(tool.description or "")[:2] if not _UNDO.search(s)]
+    return " ".join([tool.name.replace("_", " ").replace("-", " "), *parts])
+
+
+def assess(tool: Tool, tool_settings: Mapping[str, Mapping[str, Any]] | None = None) -> Blast:
+    configured = (tool_settings or {}).get(tool.name, {}).get("blast")
+    if isinstance(configured, str) and configured in LEVELS:
+        return Blast(configured, "config", f"tools.{tool.name}.blast: {configured}")
+    from_ann = _from_annotations(tool.annotations)
+    if from_ann is not None:
+        return from_ann
+    text = _own_effect_text(tool)
+    if m := _DESTRUCTIVE.search(text):
+        return Blast("destructive", "lexicon", m.group(0).strip())
+    if m := _EXTERNAL.search(text):
+        return Blast("external", "lexicon", m.group(0).strip())
+    if m := _WRITE.search(text):
+        return Blast("write", "lexicon", m.group(0).strip())
+    return Blast("read", "default", "no write, destructive or external wording")
+
+
+def guards(tool: Tool) -> tuple[str, ...]:
+    """Required arguments the model cannot make up on its own."""
+    schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
+    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    out: list[str] = []
+    for name in required:
+        if not isinstance(name, str) or _FREE_TEXT.match(name):
+            continue
+        prop = props.get(name) if isinstance(props, dict) else None
+        desc = prop.get("description", "") if isinstance(prop, dict) else ""
+        if _GUARD_NAME.search(name) or (isinstance(desc, str) and _GUARD_DESC.search(desc)):
+            out.append(name)
+    return tuple(out)

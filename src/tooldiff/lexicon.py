@@ -1,0 +1,52 @@
+"""tooldiff's own bounded lexicon, loaded once from `data/lexicon.json`.
+
+The words are data so that a reviewer can read and extend them without touching code. A word maps to one
+canonical form: the first synonym group that lists it wins.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    stopwords: frozenset[str]
+    low_information: frozenset[str]
+    synonyms: dict[str, str]  # word -> canonical term
+    action_classes: frozenset[str]
+    irregular_plurals: dict[str, str]
+    no_plural_fold: frozenset[str]
+    arg_synonyms: dict[str, str]  # argument name -> canonical argument name
+    ambient_args: frozenset[str]
+    routing_suffixes: frozenset[str]
+    routing_words: frozenset[str]
+
+
+def _first_wins(groups: dict[str, list[str]]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for canonical, words in groups.items():
+        out.setdefault(canonical, canonical)
+        for word in words:
+            out.setdefault(word, canonical)
+    return out
+
+
+@cache
+def lexicon() -> Lexicon:
+    raw = json.loads(resources.files("tooldiff").joinpath("data/lexicon.json").read_text("utf-8"))
+    return Lexicon(
+        stopwords=frozenset(raw["stopwords"]),
+        low_information=frozenset(raw["low_information"]),
+        synonyms=_first_wins(raw["synonyms"]),
+        action_classes=frozenset(raw["action_classes"]) | frozenset(raw["verbs"]),
+        irregular_plurals=dict(raw["irregular_plurals"]),
+        no_plural_fold=frozenset(raw["no_plural_fold"]),
+        arg_synonyms=_first_wins(raw["arg_synonyms"]),
+        ambient_args=frozenset(raw["ambient_args"]),
+        routing_suffixes=frozenset(raw["routing_suffixes"]),
+        routing_words=frozenset(raw["routing_words"]),
+    )

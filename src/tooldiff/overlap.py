@@ -1,0 +1,110 @@
+"""Intent overlap of two tools (seed 001): could a router separate them from the request alone?
+
+Shared by `intent-overlap` and `blast-radius-twin`, so the two rules never disagree about what overlaps.
+Two signals are judged together:
+- the terms after the synonym lexicon: the action (search, retrieval, creation, ...) must agree, no name term of
+  either tool may be missing from the other's text (a missing one is what a request could be tested against),
+  and each tool's summary must be mostly covered by the other's text;
+- the argument shape: a required routing argument (an id, a url, a thread_ts, a guard) that the other tool has
+  no counterpart for routes the call, and then the pair is not an overlap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tooldiff.args import Arg, unmatched_required
+from tooldiff.lexicon import lexicon
+from tooldiff.pairs import ToolView
+from tooldiff.terms import mentions
+
+COVER_MIN = 0.5  # share of a summary's terms the other tool's text must hold, both ways
+COVER_FULL, COVER_LOW = 0.99, 0.3  # or: one summary wholly inside the other's text, and a little back
+COVER_SAME_NAME = 0.1  # two tools with the same name but for a vendor prefix need only a little agreement
+
+
+@dataclass(frozen=True, slots=True)
+class Overlap:
+    cover: float  # min over both directions of summary terms found in the other's text
+    shared: tuple[str, ...]  # shared summary terms, for the message
+    same_shape: bool  # every required argument has a counterpart both ways
+    alias: bool  # one announces itself as the other's alias
+
+
+def routing_split(a: ToolView, b: ToolView) -> tuple[Arg, ...]:
+    """Required routing arguments (or guards) of one side that the other cannot supply."""
+    out: list[Arg] = []
+    for x, y in ((a, b), (b, a)):
+        out += [arg for arg in unmatched_required(x.args, y.args) if arg.routing or arg.name in x.guards]
+    return tuple(out)
+
+
+def namespace_like(v: ToolView, term: str) -> bool:
+    """A vendor or server prefix/suffix in the name (`puppeteer_`, `_exa`, `brave_`): no request is routed by it.
+
+    It is an edge of the name that the description never uses as a word, or uses only as a proper noun
+    ("the Brave Search API"). Systems a request names (GitHub against GitLab) are caught by `different_systems`.
+    """
+    seq = v.name_seq
+    if len(seq) < 2 or term not in (seq[0], seq[-1]):
+        return False
+    if term == seq[-1] and term != seq[0] and _vendor(v, seq[0]):
+        return False  # only one edge of a name can be a vendor: math.lcm keeps "lcm"
+    return _vendor(v, term)
+
+
+def _vendor(v: ToolView, term: str) -> bool:
+    if term in lexicon().action_classes:
+        return False
+    return term not in v.desc_terms or (term in v.terms.proper_any and term not in v.terms.lower)
+
+
+def missing_name_terms(x: ToolView, y: ToolView) -> frozenset[str]:
+    """Terms of x's name that y's text lacks: a request could be tested against them."""
+    return frozenset(t for t in x.name_seq if t not in y.terms.all and not namespace_like(x, t))
+
+
+def _cover(x: ToolView, y: ToolView) -> float:
+    own = x.terms.summary - {t for t in x.name_seq if namespace_like(x, t)}
+    return len(own & y.terms.all) / len(own) if own else 0.0
+
+
+def core_name(v: ToolView) -> tuple[str, ...]:
+    """The name's terms without its vendor prefix or suffix: `browser_click` and `click` are both `click`."""
+    return tuple(t for t in v.name_seq if not namespace_like(v, t))
+
+
+def different_systems(a: ToolView, b: ToolView) -> bool:
+    """Each summary names a system the other never mentions (GitHub / GitLab): a request names one of them."""
+    only_a = {p for p in a.terms.proper if p not in b.terms.all and p not in b.terms.proper}
+    only_b = {p for p in b.terms.proper if p not in a.terms.all and p not in a.terms.proper}
+    return bool(only_a) and bool(only_b)
+
+
+def intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
+    alias = mentions(a.terms.alias_sentences, b.name) or mentions(b.terms.alias_sentences, a.name)
+    if routing_split(a, b):
+        return None
+    extra_a, extra_b = unmatched_required(a.args, b.args), unmatched_required(b.args, a.args)
+    same_shape = not extra_a and not extra_b
+    shared = tuple(sorted(a.terms.summary & b.terms.summary))
+    if alias:
+        return Overlap(1.0, shared, same_shape, True)
+    if a.actions and b.actions and not (a.actions & b.actions):
+        return None
+    if not any(k[0] in "isn" for k in a.keys & b.keys):
+        return None  # neither an intent key nor a shape key in common: the candidate search would miss it
+    if a.name != b.name and (
+        mentions(a.terms.contrast_sentences, b.name) or mentions(b.terms.contrast_sentences, a.name)
+    ):
+        return None  # a stated boundary
+    if missing_name_terms(a, b) or missing_name_terms(b, a) or different_systems(a, b):
+        return None
+    low, high = sorted((_cover(a, b), _cover(b, a)))
+    if core_name(a) and core_name(a) == core_name(b):
+        if low < COVER_SAME_NAME:
+            return None
+    elif low < COVER_MIN and not (high >= COVER_FULL and low >= COVER_LOW):
+        return None
+    cover = low
+    return Overlap(cover, shared, same_shape, False)

@@ -1,0 +1,140 @@
+"""Pairs of tools in one toolset: the analysed view of a tool, the candidate search, and the one-headline check.
+
+`candidates` is the only candidate search (check and diff scope both use it). It is an inverted index over the
+terms of each tool and over its argument shape, so intent twins that share few words (search_docs /
+find_document) still meet. A 10,000-tool toolset must not cost 50 million comparisons, so each tool looks up
+only its rarest few keys, and a key held by more than `MAX_POSTING` tools is not looked up at all (it says
+nothing about any pair). On the seed and labelled sets the search is complete: tests compare it with brute force.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from tooldiff.args import Arg, parse_args, shape_keys
+from tooldiff.blast import Blast, assess, guards
+from tooldiff.model import Problem, Tool
+from tooldiff.rules.base import Context
+from tooldiff.terms import Terms, extract, split_identifier, text_terms
+
+MAX_POSTING = 400  # a key shared by more tools than this is too common to suggest a pair
+KEYS_PER_TOOL = 4  # rarest term keys looked up per tool, besides its intent and shape keys
+
+
+@dataclass(frozen=True, slots=True)
+class ToolView:
+    """Everything the pair rules need of one tool, computed once per tool."""
+
+    tool: Tool
+    terms: Terms
+    name_seq: tuple[str, ...]  # the name's terms in order
+    desc_terms: frozenset[str]  # terms of the description alone
+    actions: frozenset[str]  # action classes in the name (else the first one of the description)
+    args: tuple[Arg, ...]
+    blast: Blast
+    guards: tuple[str, ...]
+    keys: frozenset[str]  # candidate-search keys
+
+    @property
+    def name(self) -> str:
+        return self.tool.name
+
+
+def _actions(name_seq: Sequence[str], description: str, classes: frozenset[str]) -> frozenset[str]:
+    """The first action word of the name (names put the verb first), else of the first sentence."""
+    for term in name_seq:
+        if term in classes:
+            return frozenset({term})
+    for term in text_terms(description.split(".")[0]):
+        if term in classes:
+            return frozenset({term})
+    return frozenset()
+
+
+def analyse(tool: Tool, ctx: Context) -> ToolView:
+    from tooldiff.lexicon import lexicon
+
+    terms = extract(tool.name, tool.description or "")
+    classes = lexicon().action_classes
+    name_seq = tuple(t for p in split_identifier(tool.name) if (t := _norm(p)))
+    args = parse_args(tool.input_schema)
+    actions = _actions(name_seq, tool.description or "", classes)
+    keys = {f"t:{t}" for t in terms.all} | set(shape_keys(args))
+    keys |= {f"i:{a}:{t}" for a in actions for t in terms.summary if t not in classes}
+    keys |= {f"n:{t}" for t in name_seq}
+    return ToolView(
+        tool=tool,
+        terms=terms,
+        name_seq=name_seq,
+        desc_terms=terms.desc,
+        actions=actions,
+        args=args,
+        blast=assess(tool, ctx.tool_settings),
+        guards=guards(tool),
+        keys=frozenset(keys),
+    )
+
+
+def _norm(part: str) -> str | None:
+    from tooldiff.terms import normalise
+
+    return normalise(part)
+
+
+def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
+    """Pairs (i, j), i < j, that share a discriminating key. Cost ~ n * KEYS_PER_TOOL * MAX_POSTING at worst."""
+    postings: dict[str, list[int]] = defaultdict(list)
+    for i, v in enumerate(views):
+        for key in v.keys:
+            postings[key].append(i)
+    out: set[tuple[int, int]] = set()
+    for i, v in enumerate(views):
+        usable = [k for k in v.keys if 1 < len(postings[k]) <= MAX_POSTING]
+        # H1.6 needs one side's terms inside the other's: the rarest term of the smaller side finds the pair.
+        term_keys = sorted((k for k in usable if k.startswith("t:")), key=lambda k: (len(postings[k]), k))
+        lookups = term_keys[:KEYS_PER_TOOL] + [k for k in usable if not k.startswith("t:")]
+        for key in lookups:
+            for j in postings[key]:
+                if j != i:
+                    out.add((i, j) if i < j else (j, i))
+    return sorted(out)
+
+
+def check_pair(a: ToolView, b: ToolView, contexts: Mapping[str, Context]) -> tuple[str, Problem] | None:
+    """Run the enabled pair rules; one headline by `rules.PAIR_PRECEDENCE`, the others' codes in `related`."""
+    from tooldiff.rules import PAIR_PRECEDENCE, get
+
+    fired: list[tuple[str, Problem]] = []
+    for code in PAIR_PRECEDENCE:
+        if code not in contexts:
+            continue
+        problem = get(code).check(a, b, contexts[code])
+        if problem is not None:
+            fired.append((code, problem))
+    if not fired:
+        return None
+    code, head = fired[0]
+    others = tuple(c for c, _ in fired[1:])
+    return code, replace(head, tools=tuple(sorted((a.name, b.name))), related=others)
+
+
+def distinguishing(x: ToolView, y: ToolView) -> frozenset[str]:
+    """H1.6: x's analysed terms that y lacks, plus y's name when x draws a contrastive boundary to it.
+
+    tooldiff's refinement: a term of x's name that y's name lacks also distinguishes, because a router reads
+    the names first (`search_repositories` is not dominated by `search_code` whose description says
+    "across GitHub repositories").
+    """
+    out = (x.terms.all - y.terms.all) | (x.terms.name - y.terms.name)
+    from tooldiff.terms import mentions
+
+    if x.name != y.name and mentions(x.terms.contrast_sentences, y.name):
+        out = out | {f"[boundary to {y.name}]"}
+    return out
+
+
+def comparable(a: ToolView, b: ToolView) -> bool:
+    """H1.6 stays silent when either tool yields fewer than two terms or cannot be analysed."""
+    return len(a.terms.all) >= 2 and len(b.terms.all) >= 2 and a.terms.analysable and b.terms.analysable

@@ -1,0 +1,90 @@
+"""Two tools that overlap in intent but differ in what a wrong call costs (seed 001).
+
+## What it finds
+A pair that `intent-overlap` would report, where one tool is read-only or reversible and the other is
+irreversible, destructive, or reaches people outside the agent: it pages, sends, emails, broadcasts, deletes
+permanently, merges records, charges or deploys. Blast radius comes from evidence, in this order: the config
+(`tools: {name: {blast: read|write|destructive|external}}`), explicit MCP annotations (`readOnlyHint`,
+`destructiveHint`, `idempotentHint`, `openWorldHint`), then tooldiff's lexicon of verbs and phrases
+("permanently", "cannot be undone", "notify", "page the on-call"). The finding names the evidence it used.
+
+It does not fire when the dangerous tool takes a **required argument the model cannot make up**: an approval
+id, a confirmation token, or a value that only an earlier read returns. A required free-text `reason` does not
+count: it is a description with a colon in it.
+
+## Why it matters
+Merging them would dissolve a safety boundary into a sentence; leaving them as they are leaves the routing
+ambiguous. In seed 001, 21 of 33 contact merges were calls a human would have made as links, and each cost a
+restore from backup.
+
+## Example
+`link_contacts(a, b)`: "Record that two contact records are the same person. Undo by deleting the link."
+next to `merge_contacts(primary, secondary)`: "Merge two contact records that are the same person and delete
+the secondary."
+
+## Use instead
+Keep the two tools separate, and give the dangerous one a required argument the model cannot produce on its
+own: `confirmed_by`, the id of a human approval record, a confirmation token, or a value returned by the read
+that checks the precondition.
+
+## References
+- Seed 001, "The corner where both answers are wrong".
+- MCP specification, tool annotations.
+"""
+
+from __future__ import annotations
+
+from tooldiff.model import Problem, Severity
+from tooldiff.overlap import intent_overlap
+from tooldiff.pairs import ToolView
+from tooldiff.rules.base import Context
+
+CODE = "blast-radius-twin"
+SEVERITY: Severity = "warning"
+KIND = "pair"
+
+_CONTACT_ID = {"type": "string", "description": "contact id"}
+EXAMPLE = [
+    {"name": "link_contacts", "description": "Record that two contact records are the same person. Undo by "
+     "deleting the link.", "input_schema": {"type": "object", "properties": {"a": _CONTACT_ID, "b": _CONTACT_ID},
+                                            "required": ["a", "b"]}},
+    {"name": "merge_contacts", "description": "Merge two contact records that are the same person and delete "
+     "the secondary.", "input_schema": {"type": "object", "properties": {"primary": _CONTACT_ID,
+                                                                         "secondary": _CONTACT_ID},
+                                        "required": ["primary", "secondary"]}},
+]
+FIXED = [
+    EXAMPLE[0],
+    {"name": "merge_contacts", "description": "Merge two contact records that are the same person and delete "
+     "the secondary. Requires a human approval.", "input_schema": {
+         "type": "object",
+         "properties": {"primary": _CONTACT_ID, "secondary": _CONTACT_ID, "confirmed_by": {
+             "type": "string", "description": "The id of the human approval record, as returned by "
+             "request_merge_approval"}},
+         "required": ["primary", "secondary", "confirmed_by"]}},
+]
+
+
+def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
+    if a.blast.dangerous == b.blast.dangerous:
+        return None
+    safe, risky = (a, b) if b.blast.dangerous else (b, a)
+    if set(risky.guards) - {x.name for x in safe.args}:
+        return None
+    if not (a.terms.analysable and b.terms.analysable) or intent_overlap(a, b) is None:
+        return None
+    ev = risky.blast
+    return Problem(
+        message=(
+            f"{safe.name} and {risky.name} overlap in intent, but a wrong call of {risky.name} is {ev.level} "
+            f"({ev.evidence}: {ev.detail}) while {safe.name} is {safe.blast.level}. Do not merge them: the "
+            f"merged tool would reach {risky.name}'s effect through an argument guarded only by a sentence."
+        ),
+        fix=(
+            f"Keep both, and give {risky.name} a required argument the model cannot make up: the id of a human "
+            "approval record (e.g. confirmed_by), a confirmation token, or a value only an earlier read returns. "
+            "A required free-text reason is not a guard."
+        ),
+        evidence={"dangerous": risky.name, "blast": ev.level, "blast_evidence": ev.evidence,
+                  "blast_detail": ev.detail, "safe": safe.name, "safe_blast": safe.blast.level},
+    )

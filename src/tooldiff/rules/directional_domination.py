@@ -1,0 +1,66 @@
+"""One tool adds no analysed term beyond its neighbour's (seed 000, H1.6).
+
+## What it finds
+A pair in one toolset where every analysed term of one tool's name and description also appears in the
+other's, while the other has terms of its own. Terms are extracted as for `mutual-nondistinction`; a
+neighbour's name distinguishes only inside a contrastive clause, never inside an alias notice. Silent when
+either tool yields fewer than two terms.
+
+## Why it matters
+A request that fits the dominated tool also fits the broader one, and nothing in the dominated tool's text
+says when it should win. The model has no wording to test a request against.
+
+## Example
+`get_page`: "Get a documentation page." next to `get_page_history`: "Get the edit history of a
+documentation page."
+
+## Use instead
+Say what the dominated tool is for that the other is not, as a contrastive clause: "Use get_page for the
+current text of a page; for its past versions, use get_page_history."
+
+## References
+- Seed 000, H1.6 tool differentia (directional domination).
+"""
+
+from __future__ import annotations
+
+from tooldiff.model import Problem, Severity
+from tooldiff.pairs import ToolView, comparable, distinguishing
+from tooldiff.rules.base import Context
+
+CODE = "directional-domination"
+SEVERITY: Severity = "warning"
+KIND = "pair"
+
+EXAMPLE = [
+    {"name": "get_page", "description": "Get a documentation page.", "input_schema": {"type": "object"}},
+    {"name": "get_page_history", "description": "Get the edit history of a documentation page.",
+     "input_schema": {"type": "object"}},
+]
+FIXED = [
+    {"name": "get_page", "description": "Get the current text of a documentation page. For its past versions, "
+     "use get_page_history.", "input_schema": {"type": "object"}},
+    {"name": "get_page_history", "description": "Get the edit history of a documentation page.",
+     "input_schema": {"type": "object"}},
+]
+
+
+def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
+    if not comparable(a, b):
+        return None
+    only_a, only_b = distinguishing(a, b), distinguishing(b, a)
+    if bool(only_a) == bool(only_b):
+        return None  # both distinguish, or neither (that is mutual-nondistinction)
+    small, big, extra = (a, b, only_b) if not only_a else (b, a, only_a)
+    return Problem(
+        message=(
+            f"{small.name} adds no term beyond {big.name}'s: every term of it ({', '.join(sorted(small.terms.all))}) "
+            f"also describes {big.name}, which adds {', '.join(sorted(extra))}. Nothing says when {small.name} "
+            "should win."
+        ),
+        fix=(
+            f"Add a contrastive boundary clause to {small.name}: \"Use {small.name} for ...; for ..., use "
+            f"{big.name}.\""
+        ),
+        evidence={"dominated": small.name, "terms": sorted(small.terms.all), "other_adds": sorted(extra)},
+    )

@@ -1,0 +1,104 @@
+"""A boolean or enum argument that switches an ordinary tool into a higher blast radius (seed 001).
+
+## What it finds
+An argument such as `create_ticket(page_oncall: true)`, `notify_all`, `force`, or a `priority` enum whose
+`P1` value pages someone: one value of it turns an everyday call into one that wakes a person, reaches
+everyone, skips a check or destroys state. A boolean counts when its name or description says so; an enum
+counts when it offers a top severity (P0, P1, SEV1, critical) and the tool or the argument says that it pages
+or notifies.
+
+## Why it matters
+The model reaches the dangerous behaviour from the ordinary path by setting one value, and the only guard is
+the sentence that says when to set it. In seed 001 a merged `create_ticket(page_oncall)` paged 11 times where
+a human triager agreed with 4; the false pages came from users typing "urgent", "down" or "asap".
+
+## Example
+`create_ticket(title, body, priority, page_oncall: boolean)`: "Create a support ticket. Set page_oncall when
+the issue is urgent."
+
+## Use instead
+Move the behaviour into its own tool (`escalate_ticket`) and gate it with a permission, so a user without the
+scope never sees it, with a confirmation step, a rate limit and an audit trail (seed 001's `TOOL_POLICY`).
+
+## References
+- Seed 001, "The pair somebody will propose merging".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from tooldiff.model import Problem, Severity, Tool
+from tooldiff.rules.base import Context
+
+CODE = "escalation-flag"
+SEVERITY: Severity = "warning"
+KIND = "tool"
+
+# Flag names (split on _ and case) that raise the blast radius when set.
+_FLAG = re.compile(
+    r"(?:^|_)(page|paging|oncall|on_call|notify|notify_all|alert|broadcast|everyone|all_users|escalate"
+    r"|force|skip_(?:checks?|review|approval|confirmation|hooks|verification)|no_verify|bypass|override"
+    r"|permanent(?:ly)?|hard_delete|purge|send_email|send_sms|charge|auto_deploy|deploy)(?:_|$)",
+    re.I,
+)
+_FLAG_DESC = re.compile(r"\b(page[sd]? the|on-?call|notif(?:y|ies|ied)|everyone|@channel|skips? the|bypass"
+                        r"|without (?:confirmation|review)|permanently)\b", re.I)
+_TOP_SEVERITY = re.compile(r"^(p0|p1|sev[-_ ]?[01]|critical|emergency|urgent)$", re.I)
+_PAGES = re.compile(r"\b(page[sd]?\b|paging|on-?call|notif(?:y|ies|ied)|alert(?:s|ed)?|wake)", re.I)
+
+_TICKET = {"type": "object", "properties": {
+    "title": {"type": "string"}, "body": {"type": "string"},
+    "priority": {"enum": ["P4", "P3", "P2", "P1"]},
+    "page_oncall": {"type": "boolean", "default": False}}, "required": ["title", "body", "priority"]}
+EXAMPLE = [{"name": "create_ticket", "description": "Create a support ticket. Set page_oncall when the issue is "
+            "urgent.", "input_schema": _TICKET}]
+FIXED = [{"name": "create_ticket", "description": "Create a support ticket.", "input_schema": {
+    "type": "object", "properties": {"title": {"type": "string"}, "body": {"type": "string"},
+                                     "priority": {"enum": ["P4", "P3", "P2"]}},
+    "required": ["title", "body", "priority"]}}]
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower().replace("-", "_")
+
+
+def _why(name: str, prop: dict[str, Any], tool_text: str) -> str | None:
+    desc = prop.get("description", "") if isinstance(prop.get("description"), str) else ""
+    if prop.get("type") == "boolean" and (_FLAG.search(_snake(name)) or _FLAG_DESC.search(desc)):
+        return f"setting {name} to true"
+    values = prop.get("enum")
+    if isinstance(values, list):
+        top = [v for v in values if isinstance(v, str) and _TOP_SEVERITY.match(v)]
+        if top and _PAGES.search(f"{tool_text} {desc}"):
+            return f"choosing {name}: {top[0]}"
+    return None
+
+
+def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
+    schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return
+    text = f"{tool.name.replace('_', ' ')} {tool.description or ''}"
+    for name, prop in props.items():
+        if not isinstance(prop, dict) or not isinstance(name, str):
+            continue
+        why = _why(name, prop, text)
+        if why is None:
+            continue
+        yield Problem(
+            message=(
+                f"{why} switches {tool.name} into a higher blast radius: the only guard is the sentence "
+                "that says when to do it, and the model sets it from the user's tone."
+            ),
+            fix=(
+                f"Move that behaviour into its own tool beside {tool.name} and gate it with a permission "
+                "(a scope the ordinary user lacks, a confirmation step, a rate limit, an audit trail), so it is "
+                "unreachable rather than discouraged."
+            ),
+            pointer=f"/input_schema/properties/{name.replace('~', '~0').replace('/', '~1')}",
+            evidence={"argument": name, "trigger": why},
+        )

@@ -1,0 +1,99 @@
+"""Two tools that a router cannot separate from the request alone (seed 001).
+
+## What it finds
+A pair that overlaps in intent, judged on two things together (`tooldiff.overlap`):
+- the terms after the synonym lexicon, including the nouns a domain uses for one thing (document, page, doc,
+  article; ticket, issue; message, post): the action agrees (search, retrieval, creation, ...), neither name
+  holds a term the other tool's text lacks (a vendor prefix such as `puppeteer_` or `_exa` does not count),
+  and each summary is mostly found in the other's text;
+- the argument shape, with synonym argument names folded (query/question, limit/top_k, from/to and
+  start/end).
+
+It stays silent when one tool has a *routing argument* the other lacks: an identifier that exists only once
+the conversation holds one (`document_id`, `url`, `thread_ts`), ids of different systems (`article_id`
+against `ticket_id`), or a guard such as an approval id. It also stays silent when each summary names a
+system the other never mentions (GitHub against GitLab), and when one description draws a contrastive
+boundary to the other. An alias notice ("deprecated, use X") is an overlap, whatever the wording.
+
+What the labelled pairs taught (`make eval`):
+- cross-server twins rarely share wording but share the name's core once the vendor prefix is dropped
+  (`browser_click` / `click`); the same core name needs little textual agreement;
+- hard negatives from one server differ in one name word that the neighbour's text lacks (staged/unstaged,
+  projects/teams, snapshot/screenshot), so a missing name term is the strongest "distinct" signal;
+- "not yet staged" is folded to "unstaged" so the negation is not read as agreement;
+- misses that remain: pairs whose names share nothing (`kubectl_scale` / `resources_scale` says
+  "resources"), and maintainer merges of read tools that return different slices of one entity (OpenMetadata).
+
+## Why it matters
+Neither tool has a definable behaviour any more: the same phrasing lands in different tools on different
+requests, cache hit rates halve, and relevance tuning must be made twice (seed 001).
+
+## Example
+`search_docs(query, limit)`: "Search the documentation corpus for pages matching a query." next to
+`find_document(question, top_k)`: "Find documents relevant to a user's question."
+
+## Use instead
+Merge into one tool with one argument name and one meaning, and delete the other. Never add a mode argument
+that selects between the old behaviours: that moves the coin flip into argument selection. Where one tool is
+strictly worse (or announces itself as a deprecated alias), delete it.
+
+## References
+- Seed 001, "Merging overlapping tools" and "Two axes, applied to the six".
+"""
+
+from __future__ import annotations
+
+from tooldiff.model import Problem, Severity
+from tooldiff.overlap import intent_overlap
+from tooldiff.pairs import ToolView
+from tooldiff.rules.base import Context
+
+CODE = "intent-overlap"
+SEVERITY: Severity = "warning"
+KIND = "pair"
+
+
+def _schema(props: dict[str, str]) -> dict[str, object]:
+    return {"type": "object", "properties": {k: {"type": v} for k, v in props.items()}, "required": list(props)}
+
+
+EXAMPLE = [
+    {"name": "search_docs", "description": "Search the documentation corpus for pages matching a query.",
+     "input_schema": _schema({"query": "string", "limit": "integer"})},
+    {"name": "find_document", "description": "Find documents relevant to a user's question.",
+     "input_schema": _schema({"question": "string", "top_k": "integer"})},
+]
+FIXED = [
+    {"name": "search_docs", "description": "Search documentation. Accepts a natural-language question or "
+     "keywords; returns ranked passages with the page they came from.",
+     "input_schema": _schema({"query": "string", "limit": "integer"})},
+    {"name": "get_document_by_id", "description": "Retrieve the full text of one document.",
+     "input_schema": _schema({"document_id": "string"})},
+]
+
+
+def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
+    if not (a.terms.analysable and b.terms.analysable):
+        return None
+    found = intent_overlap(a, b)
+    if found is None:
+        return None
+    if found.alias:
+        fix = "One announces itself as an alias of the other: delete the alias and keep one tool."
+    else:
+        fix = (
+            f"Merge {a.name} and {b.name} into one tool with one argument name and one meaning, and delete the "
+            "other. Do not add a mode argument to choose between the old behaviours. If one is strictly "
+            "worse, delete it."
+        )
+    shape = "the same argument shape" if found.same_shape else "compatible arguments"
+    return Problem(
+        message=(
+            f"A router cannot separate {a.name} and {b.name} from the request alone: they share "
+            f"{', '.join(found.shared) or 'their purpose'} and take {shape}, and no routing argument "
+            "(an id, a url) tells them apart."
+        ),
+        fix=fix,
+        evidence={"shared_terms": list(found.shared), "cover": round(found.cover, 2),
+                  "same_shape": found.same_shape, "alias": found.alias},
+    )

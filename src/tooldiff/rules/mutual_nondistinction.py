@@ -1,0 +1,63 @@
+"""Neither of two tools has an analysed term the other lacks (seed 000, H1.6).
+
+## What it finds
+Two tools in one toolset whose names and descriptions, after splitting identifiers, dropping stopwords and
+low-information words, folding plurals and applying tooldiff's synonym lexicon, yield the same set of terms.
+A neighbour's name counts as a distinguishing term only inside a contrastive clause ("use X for ...", "not for
+..., see X"); an alias notice ("same as X", "deprecated, use X") is a collision, not a boundary. Silent when
+either tool yields fewer than two terms.
+
+## Why it matters
+A model chooses between tools by their text. When neither text says anything the other does not, the choice is
+decided by something other than the user's words, and traffic splits like a coin flip (seed 001).
+
+## Example
+`search_docs`: "Search the docs." and `find_docs`: "Find documentation."
+
+## Use instead
+State the boundary in both descriptions: when to choose this tool, and which neighbour handles the nearest
+case ("Use search_docs for keyword search over the manual; for one page by id, use get_doc"). Or, when the two
+really do the same thing, merge them and delete one.
+
+## References
+- Seed 000, H1.6 tool differentia (mutual nondistinction).
+- Seed 001, "Merging overlapping tools".
+"""
+
+from __future__ import annotations
+
+from tooldiff.model import Problem, Severity
+from tooldiff.pairs import ToolView, comparable, distinguishing
+from tooldiff.rules.base import Context
+
+CODE = "mutual-nondistinction"
+SEVERITY: Severity = "warning"
+KIND = "pair"
+
+EXAMPLE = [
+    {"name": "search_docs", "description": "Search the docs.", "input_schema": {"type": "object"}},
+    {"name": "find_docs", "description": "Find documentation.", "input_schema": {"type": "object"}},
+]
+FIXED = [
+    {"name": "search_docs", "description": "Search the docs by keyword. For one page by its id, use get_doc.",
+     "input_schema": {"type": "object"}},
+    {"name": "get_doc", "description": "Fetch the full text of one documentation page by its id.",
+     "input_schema": {"type": "object"}},
+]
+
+
+def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
+    if not comparable(a, b) or distinguishing(a, b) or distinguishing(b, a):
+        return None
+    shared = sorted(a.terms.all)
+    return Problem(
+        message=(
+            f"{a.name} and {b.name} have the same analysed terms ({', '.join(shared)}): neither says when to "
+            "choose it over the other."
+        ),
+        fix=(
+            f"Add a contrastive boundary clause to each, e.g. \"Use {a.name} for ...; for ..., use {b.name}.\" "
+            "If they do the same thing, merge them and delete one."
+        ),
+        evidence={"terms": shared},
+    )

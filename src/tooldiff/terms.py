@@ -1,0 +1,182 @@
+"""H1.6 term extraction (seed 000): the meaning-bearing terms of a tool's name and description.
+
+Identifiers are split (snake, camel, kebab), stopwords, low-information words and possessive 's are dropped,
+plurals are folded and the bounded synonym lexicon (`lexicon.py`) maps each word to one canonical term.
+
+Tool names quoted in the description are not words. In a contrastive clause ("use X for ...", "not for ...,
+see X") a neighbour's name is a boundary and counts as a distinguishing term; in an alias notice ("same as X",
+"alias of X", "deprecated, use X") it is a collision, so it never counts. Both are kept as sentences so that
+the pair check can look for the neighbour's name in them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tooldiff.lexicon import lexicon
+
+# Identifier-shaped words: snake_case, dotted.names, camelCase. Plain hyphenated English (read-only) is prose.
+_IDENT = re.compile(
+    r"\b(?:[A-Za-z][A-Za-z0-9\-]*(?:[_./:][A-Za-z0-9\-]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+[A-Za-z0-9]*)\b"
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?|[0-9]+")
+_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n\s*[-*•]\s+")
+_NEGATED = re.compile(r"\bnot\s+(?:yet\s+|already\s+)?([a-z]+ed)\b", re.I)
+_ALIAS = re.compile(
+    r"\b(same as|alias (?:of|for)|an alias|identical to|equivalent to|deprecated|synonym (?:of|for)|renamed to"
+    r"|kept for backward)\b",
+    re.I,
+)
+_CONTRAST = re.compile(
+    r"\b(use|prefer|see|instead|rather than|not for|do not use|don't use|for [^.]*, call|try)\b", re.I
+)
+_FOREIGN = frozenset(
+    "el la los las del que por para con une les des du et est pour avec der die das und ist mit für von zu "
+    "den nicht ein eine um uma não il di che una sono della delle los las unos como pero más según hacia "
+    "devuelve busca obtiene crea elimina le de".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Terms:
+    """What H1.6 sees of one tool."""
+
+    name: frozenset[str]  # terms of the name alone
+    summary: frozenset[str]  # terms of the name and the first sentence
+    all: frozenset[str]  # terms of the name and the whole description
+    desc: frozenset[str]  # terms of the description alone (quoted tool names left out)
+    proper: frozenset[str]  # proper nouns of the first sentence (GitHub, GitLab, Slack), lower-cased
+    proper_any: frozenset[str]  # proper nouns anywhere in the description
+    lower: frozenset[str]  # terms the description also writes in lower case, as ordinary words
+    contrast_sentences: tuple[str, ...]  # lower-cased sentences that draw a boundary to another tool
+    alias_sentences: tuple[str, ...]  # lower-cased sentences that announce an alias
+    analysable: bool
+    why_unanalysable: str = ""
+
+
+def split_identifier(name: str) -> list[str]:
+    """`getDocumentByID` / `get-document_by.id` -> ['get', 'document', 'by', 'id'] (lower case)."""
+    out: list[str] = []
+    for chunk in re.split(r"[^A-Za-z0-9]+", name):
+        out.extend(p.lower() for p in _CAMEL.findall(chunk))
+    return out
+
+
+def fold_plural(word: str) -> str:
+    lex = lexicon()
+    if word in lex.irregular_plurals:
+        return lex.irregular_plurals[word]
+    if word in lex.no_plural_fold or len(word) <= 3 or not word.endswith("s"):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "zzes")):
+        return word[:-2]
+    if word.endswith(("ss", "us", "is")):
+        return word
+    return word[:-1]
+
+
+def normalise(word: str) -> str | None:
+    """One word -> its canonical term, or None when it carries no meaning for H1.6."""
+    lex = lexicon()
+    w = re.sub(r"['’]s?$", "", word.lower())
+    if not w or w.isdigit() or len(w) < 2 or w in lex.stopwords or w in lex.low_information:
+        return None
+    if w in lex.synonyms:
+        return lex.synonyms[w]
+    w = fold_plural(w)
+    if w in lex.stopwords or w in lex.low_information:
+        return None
+    return lex.synonyms.get(w, w)
+
+
+def text_terms(text: str) -> list[str]:
+    """Terms of free text, identifiers split, in order of appearance (duplicates kept)."""
+    text = _NEGATED.sub(lambda m: "un" + m.group(1), text)
+    out: list[str] = []
+    for raw in _WORD.findall(text):
+        for part in split_identifier(raw) if not raw.isdigit() else []:
+            term = normalise(part)
+            if term:
+                out.append(term)
+    return out
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+
+
+def _strip_mentions(sentence: str) -> str:
+    """Drop identifier-shaped tool names and quoted names: they are boundaries or aliases, not words."""
+    sentence = re.sub(r"`[^`]{1,80}`|'[A-Za-z0-9_\-.]{2,60}'|\"[A-Za-z0-9_\-.]{2,60}\"", " ", sentence)
+    return _IDENT.sub(" ", sentence)
+
+
+def analysable(text: str) -> tuple[bool, str]:
+    """Mostly non-English text cannot be analysed by an English lexicon: say so instead of staying silent."""
+    letters = [c for c in text if c.isalpha()]
+    if len(letters) < 8:
+        return True, ""
+    non_latin = sum(1 for c in letters if ord(c) > 0x24F)
+    if non_latin / len(letters) > 0.3:
+        return False, "most of its letters are not Latin script"
+    words = [w.lower() for w in _WORD.findall(text)]
+    english = sum(1 for w in words if w in lexicon().stopwords)
+    foreign = sum(1 for w in words if w in _FOREIGN)
+    if len(words) >= 4 and foreign >= 2 and foreign > english:
+        return False, "its function words are not English"
+    return True, ""
+
+
+def extract(name: str, description: str) -> Terms:
+    name_terms = [t for p in split_identifier(name) if (t := normalise(p))]
+    contrast: list[str] = []
+    alias: list[str] = []
+    first: list[str] = []
+    rest: list[str] = []
+    for i, sentence in enumerate(sentences(description)):
+        lowered = sentence.lower()
+        if _ALIAS.search(sentence):
+            alias.append(lowered)
+        elif _CONTRAST.search(sentence):
+            contrast.append(lowered)
+        # A quoted tool name is a name, not words: it distinguishes only inside a contrastive clause.
+        words = text_terms(_strip_mentions(sentence))
+        (first if i == 0 else rest).extend(words)
+    ok, why = analysable(description)
+    desc = frozenset(first) | frozenset(rest)
+    return Terms(
+        name=frozenset(name_terms),
+        summary=frozenset(name_terms) | frozenset(first),
+        all=frozenset(name_terms) | desc,
+        desc=desc,
+        proper=proper_nouns(sentences(description)[0]) if description.strip() else frozenset(),
+        proper_any=frozenset().union(*(proper_nouns(x) for x in sentences(description))),
+        lower=frozenset(t for w in _WORD.findall(_strip_mentions(description)) if w.islower() and (t := normalise(w))),
+        contrast_sentences=tuple(contrast),
+        alias_sentences=tuple(alias),
+        analysable=ok,
+        why_unanalysable=why,
+    )
+
+
+def proper_nouns(sentence: str) -> frozenset[str]:
+    """Capitalised words after the first word (GitHub, Slack): the names of systems a tool works on.
+
+    All-capital acronyms (API, URL, JSON) are format words, not systems, and are left out.
+    """
+    words = _WORD.findall(_strip_mentions(sentence))[1:]
+    lex = lexicon()
+    return frozenset(
+        w.lower() for w in words
+        if w[:1].isupper() and not w.isupper() and w.lower() not in lex.stopwords
+    )
+
+
+def mentions(sentences_: tuple[str, ...], name: str) -> bool:
+    """Whether a tool name occurs (as a whole word) in any of the sentences."""
+    pattern = re.compile(r"(?<![A-Za-z0-9_\-])" + re.escape(name.lower()) + r"(?![A-Za-z0-9_])")
+    return any(pattern.search(s) for s in sentences_)
