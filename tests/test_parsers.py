@@ -1,0 +1,196 @@
+"""Every source format, recognised by shape, with exact lines and pointers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tooldiff.model import Tool
+from tooldiff.parsers import parse_bytes
+from tooldiff.positions import Locator
+
+FORMATS = Path(__file__).parent / "fixtures" / "formats"
+
+
+def parse(name: str) -> tuple[Tool, ...]:
+    result = parse_bytes(name, (FORMATS / name).read_bytes())
+    assert result.errors == ()
+    return result.tools
+
+
+def rows(name: str) -> list[tuple[str, str, int, int, str, str, str]]:
+    return [
+        (t.name, t.format, t.line, t.end_line, t.pointer, t.schema_pointer, t.schema_key) for t in parse(name)
+    ]
+
+
+def test_anthropic_under_tools_skips_server_tools() -> None:
+    assert rows("anthropic.json") == [
+        ("get_weather", "anthropic", 4, 17, "/tools/0", "/tools/0/input_schema", "input_schema"),
+        ("get_time", "anthropic", 18, 18, "/tools/1", "/tools/1/input_schema", "input_schema"),
+    ]
+    weather = parse("anthropic.json")[0]
+    assert weather.description == "Get the current weather in a given location"
+    assert weather.input_schema["required"] == ["location"]
+
+
+def test_openai_chat_keeps_strict() -> None:
+    assert rows("openai-chat.json") == [
+        ("get_weather", "openai-chat", 2, 18, "/0", "/0/function/parameters", "parameters"),
+    ]
+    assert parse("openai-chat.json")[0].strict is True
+
+
+def test_openai_responses_flat_shape() -> None:
+    assert rows("openai-responses.json") == [
+        ("get_horoscope", "openai-responses", 5, 16, "/tools/1", "/tools/1/parameters", "parameters"),
+    ]
+    assert parse("openai-responses.json")[0].strict is False
+
+
+def test_legacy_functions_and_jsonl() -> None:
+    assert rows("functions-legacy.json") == [
+        ("search_orders", "function", 3, 7, "/functions/0", "/functions/0/parameters", "parameters"),
+        ("cancel_order", "function", 8, 12, "/functions/1", "/functions/1/parameters", "parameters"),
+    ]
+    # JSONL: the pointer's first token is the 0-based line; the blank line 2 is skipped.
+    assert rows("functions.jsonl") == [
+        ("add", "function", 1, 1, "/0", "/0/parameters", "parameters"),
+        ("negate", "function", 3, 3, "/2", "/2/parameters", "parameters"),
+    ]
+
+
+def test_mcp_tools_list_keeps_title_annotations_output_schema() -> None:
+    assert rows("mcp-tools-list.json") == [
+        ("read_file", "mcp", 3, 14, "/tools/0", "/tools/0/inputSchema", "inputSchema"),
+    ]
+    tool = parse("mcp-tools-list.json")[0]
+    assert tool.title == "Read File"
+    assert tool.annotations == {"readOnlyHint": True}
+    assert tool.output_schema == {"type": "object", "properties": {"content": {"type": "string"}}}
+
+
+def test_mcp_inside_json_rpc_envelope() -> None:
+    assert rows("mcp-jsonrpc.json") == [
+        ("pods_list", "mcp", 6, 11, "/result/tools/0", "/result/tools/0/inputSchema", "inputSchema"),
+        ("pods_delete", "mcp", 12, 17, "/result/tools/1", "/result/tools/1/inputSchema", "inputSchema"),
+    ]
+
+
+def test_mcp_records_in_yaml() -> None:
+    assert rows("mcp-records.yaml") == [
+        ("list_issues", "mcp", 2, 12, "/0", "/0/inputSchema", "inputSchema"),
+        ("get_me", "mcp", 13, 15, "/1", "/1/inputSchema", "inputSchema"),
+    ]
+
+
+def test_gemini_declarations() -> None:
+    assert rows("gemini.json") == [
+        ("schedule_meeting", "gemini", 3, 14, "/functionDeclarations/0", "/functionDeclarations/0/parameters",
+         "parameters"),
+    ]
+
+
+def test_gemini_nested_in_tools_yaml_with_json_schema_and_without_schema() -> None:
+    base = "/tools/0/function_declarations"
+    assert rows("gemini-tools.yaml") == [
+        ("set_light_values", "gemini", 3, 10, f"{base}/0", f"{base}/0/parametersJsonSchema",
+         "parametersJsonSchema"),
+        ("lights_off", "gemini", 11, 12, f"{base}/1", f"{base}/1", ""),
+    ]
+    assert parse("gemini-tools.yaml")[1].input_schema is None
+
+
+@pytest.mark.parametrize("name", ["not-tools.json", "not-tools.yaml"])
+def test_files_without_tools_are_silent(name: str) -> None:
+    result = parse_bytes(name, (FORMATS / name).read_bytes())
+    assert result.tools == () and result.errors == ()
+
+
+@pytest.mark.parametrize(
+    ("name", "pointer", "line"),
+    [
+        ("anthropic.json", "/tools/0/input_schema/properties/location", 10),
+        ("anthropic.json", "/tools/0/input_schema/properties/location/description", 12),
+        ("anthropic.json", "/tools/0/input_schema/required", 15),
+        ("anthropic.json", "/tools/1/input_schema", 18),
+        ("openai-chat.json", "/0/function/parameters/properties/units", 11),
+        ("openai-chat.json", "/0/function/strict", 16),
+        ("mcp-jsonrpc.json", "/result/tools/1/inputSchema/required", 15),
+        ("mcp-records.yaml", "/0/inputSchema/properties/owner/description", 9),
+        ("mcp-records.yaml", "/0/inputSchema/required", 12),
+        ("mcp-records.yaml", "/1", 13),
+        ("gemini-tools.yaml", "/tools/0/function_declarations/0/parametersJsonSchema/properties/brightness",
+         8),
+        ("functions.jsonl", "/2/parameters/properties/a", 3),
+        ("anthropic.json", "/tools/0/input_schema/properties/nope", None),
+        ("anthropic.json", "/tools/9", None),
+    ],
+)
+def test_locator_lines_of_properties(name: str, pointer: str, line: int | None) -> None:
+    assert Locator(name, (FORMATS / name).read_bytes()).line(pointer) == line
+
+
+def test_format_is_detected_by_shape_not_name() -> None:
+    data = (FORMATS / "mcp-tools-list.json").read_bytes()
+    for name in ("anthropic_tools.json", "openai.json", "tools.txt", "x"):
+        tools = parse_bytes(name, data).tools
+        assert [(t.name, t.format) for t in tools] == [("read_file", "mcp")]
+    yaml_text = (FORMATS / "mcp-records.yaml").read_bytes()
+    assert [t.name for t in parse_bytes("records", yaml_text).tools] == ["list_issues", "get_me"]
+
+
+def test_single_tool_file_and_pointer_escaping() -> None:
+    data = b'{\n  "name": "solo",\n  "inputSchema": {"type": "object", "properties": {"a/b~c": {}}}\n}\n'
+    (tool,) = parse_bytes("solo.json", data).tools
+    assert (tool.pointer, tool.schema_pointer, tool.line, tool.end_line) == ("", "/inputSchema", 1, 4)
+    assert Locator("solo.json", data).line("/inputSchema/properties/a~1b~0c") == 3
+
+
+def test_dict_of_toolsets_and_gemini_wrappers_in_lists() -> None:
+    data = (b'{"math": [{"name": "add", "parameters": {}}],\n'
+            b' "text": [\n  {"name": "upper", "parameters": {}}]}')
+    tools = parse_bytes("sets.json", data).tools
+    assert [(t.name, t.pointer, t.line) for t in tools] == [("add", "/math/0", 1), ("upper", "/text/0", 3)]
+
+
+def test_broken_record_is_one_error_and_the_rest_still_parse() -> None:
+    data = (b'{"tools": [\n {"input_schema": {}},\n {"name": 3, "input_schema": {}},\n'
+            b' {"name": "ok", "input_schema": {}}\n]}')
+    result = parse_bytes("t.json", data)
+    assert [t.name for t in result.tools] == ["ok"]
+    assert [(e.line, e.message) for e in result.errors] == [
+        (2, "anthropic tool at /tools/0: `name` is missing"),
+        (3, "anthropic tool at /tools/1: `name` is not a string"),
+    ]
+
+
+def test_description_must_be_text() -> None:
+    result = parse_bytes("t.json", b'[{"name": "a", "description": ["x"], "parameters": {}}]')
+    assert result.tools == () and "description" in result.errors[0].message
+
+
+def test_null_description_is_empty() -> None:
+    (tool,) = parse_bytes("t.json", b'[{"name": "a", "description": null, "parameters": {}}]').tools
+    assert tool.description == ""
+
+
+def test_yaml_timestamps_and_odd_keys_stay_json() -> None:
+    data = b"- name: a\n  description: on 2024-01-01\n  parameters:\n    default: 2024-01-01\n    1: x\n"
+    (tool,) = parse_bytes("t.yaml", data).tools
+    assert tool.input_schema == {"default": "2024-01-01", "1": "x"}
+
+
+def test_big_file_positions_are_linear_and_exact() -> None:
+    import json
+
+    tools = [{"name": f"t{i}", "description": "d", "parameters": {"type": "object"}} for i in range(10_000)]
+    text = json.dumps({"tools": tools}, indent=1).encode()
+    parsed = parse_bytes("big.json", text).tools
+    assert len(parsed) == 10_000
+    lines = text.decode().split("\n")
+    for tool in parsed[::997]:
+        assert lines[tool.line - 1].strip() == "{"
+        assert f'"{tool.name}"' in lines[tool.line]
+        assert lines[tool.end_line - 1].strip().startswith("}")

@@ -1,0 +1,141 @@
+"""Bad and hostile input: each is exactly one ParseError with file and line, never an exception."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tooldiff.parsers import parse_bytes
+
+GOOD_TOOL = b'{"name": "ok", "description": "fine", "input_schema": {"type": "object"}}'
+
+
+def one_error(path: str, data: bytes, **kw: int) -> tuple[int, str]:
+    result = parse_bytes(path, data, **kw)
+    assert result.tools == ()
+    assert len(result.errors) == 1, result.errors
+    (error,) = result.errors
+    assert error.file == path
+    return error.line, error.message
+
+
+@pytest.mark.parametrize(
+    ("path", "data", "line"),
+    [
+        ("a.json", b'{"tools": [\n  {"name": "x",\n   "input_schema": {]\n]}', 3),
+        ("a.json", b'{"tools": []}\n{"tools": [', 2),
+        ("a.json", b"[1, 2,]\n", 1),
+        ("a.json", b'{"a": NaN}', 1),
+        ("a.json", b"", 1),
+        ("a.yaml", b"tools:\n  - name: x\n    input_schema: {type: object\n  - name: y\n", 4),
+        ("a.yaml", b"a: b\n c: d\n", 2),
+        ("a.yaml", b"tools: [\n", 2),
+        ("a.yml", b"- name: x\n  name: y\n  parameters: {}\n", 2),
+    ],
+)
+def test_malformed_json_and_yaml(path: str, data: bytes, line: int) -> None:
+    got_line, message = one_error(path, data)
+    assert got_line == line
+    assert message.startswith(("invalid JSON", "invalid YAML", "duplicate key"))
+
+
+def test_truncated_at_every_position_never_raises() -> None:
+    text = b'{"tools": [{"name": "a", "description": "d\xc3\xa9", "input_schema": {"type": "object"}}]}'
+    for cut in range(len(text)):
+        result = parse_bytes("t.json", text[:cut])
+        assert result.tools == () and len(result.errors) == 1
+        assert 1 <= result.errors[0].line <= 1
+
+
+def test_jsonl_bad_line_is_reported_and_other_lines_kept() -> None:
+    data = GOOD_TOOL + b"\n{oops\n" + GOOD_TOOL + b"\n"
+    result = parse_bytes("t.jsonl", data)
+    assert [t.line for t in result.tools] == [1, 3]
+    assert [(e.line, e.message[:25]) for e in result.errors] == [(2, "invalid JSON on line 2: E")]
+
+
+def test_not_utf8() -> None:
+    assert one_error("t.json", b'{"name": "caf\xe9"}')[1].startswith("not UTF-8")
+    assert one_error("t.json", b'{\n\n"name": "\xff"}')[0] == 3
+
+
+def test_utf16_bom() -> None:
+    data = '{"name": "x", "input_schema": {}}'.encode("utf-16")
+    line, message = one_error("t.json", data)
+    assert (line, message.startswith("not UTF-8")) == (1, True)
+
+
+def test_utf8_bom_is_fine() -> None:
+    assert [t.name for t in parse_bytes("t.json", b"\xef\xbb\xbf" + GOOD_TOOL).tools] == ["ok"]
+
+
+def test_nul_byte() -> None:
+    line, message = one_error("t.json", b'{"name": "x",\n"input_schema": {"a": "\x00"}}')
+    assert line == 2 and "NUL" in message
+
+
+def test_over_size_limit() -> None:
+    line, message = one_error("t.json", GOOD_TOOL, max_bytes=10)
+    assert line == 1 and "over the limit" in message
+
+
+@pytest.mark.parametrize("path", ["deep.json", "deep.jsonl"])
+def test_nesting_100k_deep(path: str) -> None:
+    start = time.monotonic()
+    line, message = one_error(path, b"[" * 100_000 + b"]" * 100_000)
+    assert line == 1 and "too deep" in message
+    assert time.monotonic() - start < 10
+
+
+def test_nesting_100k_deep_yaml() -> None:
+    start = time.monotonic()
+    line, message = one_error("deep.yaml", b"[" * 100_000 + b"]" * 100_000)
+    assert line == 1 and "nesting" in message
+    assert time.monotonic() - start < 10
+
+
+def test_yaml_alias_bomb() -> None:
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for i in range(1, 10):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]")
+    start = time.monotonic()
+    line, message = one_error("bomb.yaml", "\n".join(lines).encode())
+    assert "out of proportion" in message
+    assert 1 <= line <= 10
+    assert time.monotonic() - start < 10
+
+
+def test_yaml_modest_aliases_are_fine() -> None:
+    data = b"x: &s {type: string}\ntools:\n  - name: a\n    input_schema: {properties: {p: *s}}\n"
+    (tool,) = parse_bytes("t.yaml", data).tools
+    assert tool.input_schema["properties"]["p"] == {"type": "string"}
+
+
+def test_yaml_recursive_alias() -> None:
+    _, message = one_error("t.yaml", b"a: &x\n  b: *x\n")
+    assert "cycle" in message or "invalid YAML" in message
+
+
+def test_yaml_unhashable_key() -> None:
+    one_error("t.yaml", b"? [a, b]\n: c\n")
+
+
+def test_json_duplicate_keys_last_wins_like_every_json_parser() -> None:
+    (tool,) = parse_bytes("t.json", b'[{"name": "a", "name": "b", "parameters": {}}]').tools
+    assert tool.name == "b"
+
+
+def test_long_name_and_odd_characters() -> None:
+    name = "x" * 5000
+    data = ('[{"name": "' + name + '", "parameters": {}}]').encode()
+    (tool,) = parse_bytes("we ird\nname ü.json", data).tools
+    assert tool.name == name and tool.file == "we ird\nname ü.json"
+
+
+def test_many_tools_file() -> None:
+    body = ",\n".join(f'{{"name": "t{i}", "input_schema": {{"type": "object"}}}}' for i in range(10_000))
+    start = time.monotonic()
+    result = parse_bytes("many.json", ("[\n" + body + "\n]").encode())
+    assert len(result.tools) == 10_000 and result.tools[-1].line == 10_001
+    assert time.monotonic() - start < 10
