@@ -1,0 +1,84 @@
+"""RFC 8785 canonical JSON and schemaHash, against the vectors in tests/fixtures/schemahash_vectors.json."""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tooldiff.model import Tool
+from tooldiff.schemahash import _slow, canonical_json, number, schema_hash, tool_json
+
+VECTORS = json.loads(
+    (Path(__file__).parent / "fixtures" / "schemahash_vectors.json").read_text(encoding="utf-8")
+)
+
+
+def as_tool(record: dict[str, Any], fmt: str = "anthropic") -> Tool:
+    return Tool(
+        name=record["name"],
+        description=record["description"],
+        input_schema=record["input_schema"],
+        format=fmt,
+        file="f",
+        line=1,
+        pointer="",
+        schema_pointer="",
+        schema_key="input_schema",
+    )
+
+
+@pytest.mark.parametrize("vector", VECTORS["numbers"], ids=lambda v: v["ieee754"])
+def test_rfc8785_numbers(vector: dict[str, str]) -> None:
+    value = struct.unpack(">d", bytes.fromhex(vector["ieee754"]))[0]
+    assert number(value) == vector["canonical"]
+    assert canonical_json([value]) == f"[{vector['canonical']}]"
+
+
+@pytest.mark.parametrize("doc", VECTORS["documents"], ids=lambda d: d["name"])
+def test_rfc8785_documents(doc: dict[str, str]) -> None:
+    value = json.loads(doc["input"])
+    assert canonical_json(value) == doc["canonical"]
+    assert _slow(value) == doc["canonical"]
+
+
+@pytest.mark.parametrize("vector", VECTORS["tools"], ids=lambda v: v["name"])
+def test_tool_hash_is_the_same_across_syntax_and_key_order(vector: dict[str, Any]) -> None:
+    for variant in vector["variants"]:
+        text = variant["text"]
+        record = json.loads(text) if variant["syntax"] == "json" else yaml.safe_load(text)
+        assert schema_hash(as_tool(record)) == vector["hash"]
+
+
+def test_fast_path_agrees_with_the_full_serializer() -> None:
+    value = {"b": [1, 'x\u0001"\\', None, True], "a": {"é": "\u2028", "z": -3}, "": []}
+    assert canonical_json(value) == _slow(value)
+
+
+def test_hash_ignores_format_and_position_but_not_content() -> None:
+    record = {"name": "get_weather", "description": "Weather.", "input_schema": {"type": "object"}}
+    base = schema_hash(as_tool(record))
+    assert schema_hash(as_tool(record, fmt="mcp")) == base
+    assert len(base) == 16 and int(base, 16) >= 0
+    assert schema_hash(as_tool({**record, "description": "Weather!"})) != base
+    assert schema_hash(as_tool({**record, "input_schema": {"type": "object", "properties": {}}})) != base
+    assert tool_json(as_tool(record)) == canonical_json(record)
+
+
+def test_non_finite_numbers_are_rejected_by_jcs_but_hashed_leniently() -> None:
+    with pytest.raises(ValueError):
+        canonical_json({"x": float("nan")})
+    record = {"name": "t", "description": "", "input_schema": {"default": float("inf")}}
+    assert len(schema_hash(as_tool(record))) == 16
+
+
+def test_deep_documents_do_not_recurse() -> None:
+    deep: Any = 1.5
+    for _ in range(50_000):
+        deep = [deep]
+    text = canonical_json(deep)
+    assert text.startswith("[[[") and "1.5" in text

