@@ -107,7 +107,7 @@ def load_json(text: str, descend: Callable[[Any], bool] | None = None) -> list[D
         except (ValueError, IndexError, StopIteration, RecursionError):
             pass  # json.loads below gives the message and line
     try:
-        value = json.loads(text, parse_constant=_no_constant)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         if exc.msg == "Extra data" and exc.lineno > 1:
             try:  # a .json file that is really JSON Lines
@@ -130,7 +130,7 @@ def load_jsonl(text: str, *, strict: bool = False) -> list[Document]:
         if not line.strip():
             continue
         try:
-            value = json.loads(line, parse_constant=_no_constant)
+            value = _DECODER.decode(line)
         except json.JSONDecodeError as exc:
             bad.append(LoadError(n + 1, f"invalid JSON on line {n + 1}: {exc.msg} (column {exc.colno})"))
             continue

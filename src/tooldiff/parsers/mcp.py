@@ -16,9 +16,12 @@ FORMAT = "mcp"
 
 
 def matches(record: Mapping[str, Any], container: str | None) -> bool:
-    if "inputSchema" in record or "outputSchema" in record or "annotations" in record:
-        return "input_schema" not in record and "type" not in record
-    return False
+    if "input_schema" in record or "type" in record:
+        return False
+    if "inputSchema" in record:
+        return True
+    # outputSchema/annotations alone mark MCP only when no other schema key claims the record.
+    return "parameters" not in record and ("outputSchema" in record or "annotations" in record)
 
 
 def fields(record: Mapping[str, Any]) -> Fields:
