@@ -102,7 +102,7 @@ def _select(all_files: list[str], config: Config, paths: Sequence[str]) -> tuple
             chosen.extend(under)
         return list(dict.fromkeys(chosen)), errors
     if config.paths:
-        return [f for f in all_files if any(glob_match(f, g) for g in config.paths)], []
+        return [f for f in all_files if not _skipped(f) and any(glob_match(f, g) for g in config.paths)], []
     return [f for f in all_files if _is_tool_file(f)], []
 
 

@@ -1,0 +1,151 @@
+"""Discovery in a real temp tree: by content, by paths and globs; guards; toolset grouping."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tooldiff.config import Config, ToolsetSpec, load_config
+from tooldiff.discover import discover, glob_match, group_toolsets
+from tooldiff.parsers import parse_bytes
+from tooldiff.sources import WorktreeSource
+
+
+def tool(name: str) -> dict[str, object]:
+    return {"name": name, "description": f"{name} things", "inputSchema": {"type": "object"}}
+
+
+def write(root: Path, rel: str, value: object | bytes) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(value if isinstance(value, bytes) else json.dumps(value, indent=2).encode())
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    write(tmp_path, "tools/support.json", {"tools": [tool("a"), tool("b")]})
+    write(tmp_path, "snaps/__toolsnaps__/get_me.snap.json", tool("get_me"))
+    write(tmp_path, "snaps/__toolsnaps__/list_issues.json", tool("list_issues"))
+    write(tmp_path, "package.json", {"name": "x", "dependencies": {}})
+    write(tmp_path, "package-lock.json", {"tools": [tool("lock")]})
+    write(tmp_path, "node_modules/dep/tools.json", [tool("vendored")])
+    write(tmp_path, "data/broken.json", b'{"name": "nothing to see"')
+    write(tmp_path, "tools/broken.json", b'{"tools": [{"name": "x", "inputSchema": {]}')
+    write(tmp_path, "README.md", b"# hi")
+    return tmp_path
+
+
+def test_content_discovery_and_grouping(repo: Path) -> None:
+    found = discover(WorktreeSource(repo), Config.default())
+    assert sorted(found.files) == [
+        "snaps/__toolsnaps__/get_me.snap.json", "snaps/__toolsnaps__/list_issues.json",
+        "tools/broken.json", "tools/support.json",
+    ]
+    assert [(ts.id, [t.name for t in ts.tools]) for ts in found.toolsets] == [
+        ("snaps/__toolsnaps__", ["get_me", "list_issues"]),
+        ("tools/support.json", ["a", "b"]),
+    ]
+    assert all(t.toolset == ts.id for ts in found.toolsets for t in ts.tools)
+    # A broken file that could hold tools is reported; a broken file without tool keys is not ours.
+    assert [(e.file, e.line) for e in found.errors] == [("tools/broken.json", 1)]
+
+
+def test_explicit_paths(repo: Path) -> None:
+    source = WorktreeSource(repo)
+    found = discover(source, Config.default(), ["tools/support.json", "data"])
+    assert [ts.id for ts in found.toolsets] == ["tools/support.json"]
+    assert [e.file for e in found.errors] == ["data/broken.json"]  # named explicitly: always reported
+    assert [e.file for e in discover(source, Config.default(), ["nope"]).errors] == ["nope"]
+    everything = discover(source, Config.default(), ["."])
+    assert len(everything.toolsets) == 2
+
+
+def test_config_paths_exclude_and_named_toolsets(repo: Path) -> None:
+    config = load_config(".tooldiff.yml", "paths: ['**/*.json']\nexclude: [tools/broken.json]\n"
+                         "toolsets:\n  - {name: all, files: ['tools/*', 'snaps/**']}\n")
+    found = discover(WorktreeSource(repo), config)
+    assert [(ts.id, len(ts.tools)) for ts in found.toolsets] == [("all", 4)]
+    assert [e.file for e in found.errors] == ["data/broken.json"]
+
+
+def test_symlinks_are_never_followed(tmp_path: Path) -> None:
+    write(tmp_path, "tools.json", [tool("a")])
+    os.symlink("/etc/passwd", tmp_path / "passwd.json")
+    os.symlink("../../outside.json", tmp_path / "up.yaml")
+    os.symlink("tools.json", tmp_path / "alias.json")
+    found = discover(WorktreeSource(tmp_path), Config.default())
+    assert sorted((e.file, e.line) for e in found.errors) == [("passwd.json", 1), ("up.yaml", 1)]
+    assert all("symlink" in e.message for e in found.errors)
+    assert [ts.id for ts in found.toolsets] == ["tools.json"]
+
+
+class CountingSource(WorktreeSource):
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.read: list[str] = []
+
+    def read_many(self, paths):  # type: ignore[no-untyped-def]
+        paths = list(paths)
+        self.read.extend(paths)
+        return super().read_many(paths)
+
+
+def test_oversize_is_an_error_without_reading(tmp_path: Path) -> None:
+    write(tmp_path, "big.json", [tool("x" * 400)])
+    write(tmp_path, "small.json", [tool("s")])
+    source = CountingSource(tmp_path)
+    found = discover(source, Config(max_file_bytes=300))
+    assert [(e.file, e.line) for e in found.errors] == [("big.json", 1)]
+    assert "over the limit" in found.errors[0].message
+    assert source.read == ["small.json"]
+
+
+def test_hostile_file_names(tmp_path: Path) -> None:
+    write(tmp_path, "we ird/tøøls\nnew.json", [tool("a")])
+    found = discover(WorktreeSource(tmp_path), Config.default())
+    assert [ts.id for ts in found.toolsets] == ["we ird/tøøls\nnew.json"]
+
+
+def parsed(path: str, *names: str) -> object:
+    return parse_bytes(path, json.dumps([tool(n) for n in names]).encode())
+
+
+def test_folder_of_one_tool_files_is_one_toolset_unless_a_file_holds_several() -> None:
+    files = [parsed("a/x.json", "x"), parsed("a/y.json", "y"), parsed("b/z.json", "z"),
+             parsed("c/p.json", "p"), parsed("c/q.json", "q", "r"), parsed("top.json", "t")]
+    groups = group_toolsets(files, Config.default())  # type: ignore[arg-type]
+    assert [(g.id, g.files) for g in groups] == [
+        ("a", ("a/x.json", "a/y.json")),
+        ("b/z.json", ("b/z.json",)),
+        ("c/p.json", ("c/p.json",)),
+        ("c/q.json", ("c/q.json",)),
+        ("top.json", ("top.json",)),
+    ]
+
+
+def test_config_toolsets_win() -> None:
+    files = [parsed("a/x.json", "x"), parsed("a/y.json", "y"), parsed("b/z.json", "z")]
+    config = Config(toolsets=(ToolsetSpec(name="agent", files=("a/x.json", "b/*")),))
+    groups = group_toolsets(files, config)  # type: ignore[arg-type]
+    assert [(g.id, [t.name for t in g.tools]) for g in groups] == [("a/y.json", ["y"]), ("agent", ["x", "z"])]
+    assert {t.toolset for t in groups[1].tools} == {"agent"}
+
+
+@pytest.mark.parametrize(
+    ("path", "pattern", "hit"),
+    [
+        ("a/b/c.json", "**/*.json", True),
+        ("c.json", "**/*.json", True),
+        ("a/b/c.json", "a/*.json", False),
+        ("a/b/c.json", "a/**", True),
+        ("a/b/c.json", "a/b", True),
+        ("a/b/c.json", "c.json", True),
+        ("a/b/c.yaml", "*.json", False),
+        ("ab/c.json", "a", False),
+    ],
+)
+def test_glob_match(path: str, pattern: str, hit: bool) -> None:
+    assert glob_match(path, pattern) is hit
