@@ -108,14 +108,9 @@ def rule_doc(code: str) -> RuleDoc:
 
 
 def render_rule(doc: RuleDoc) -> str:
-    targets = ", ".join(f"`{t}`" for t in doc.targets) or "all"
-    out = [
-        f"## {doc.code}",
-        "",
-        doc.summary,
-        "",
-        f"Severity: **{doc.severity}** · kind: {doc.kind} · targets: {targets}",
-    ]
+    # Most rules take their targets from the target data; a module may name them in `TARGETS`.
+    targets = " · targets: " + ", ".join(f"`{t}`" for t in doc.targets) if doc.targets else ""
+    out = [f"## {doc.code}", "", doc.summary, "", f"Severity: **{doc.severity}** · kind: {doc.kind}{targets}"]
     for title in [*SECTION_ORDER, *sorted(set(doc.sections) - set(SECTION_ORDER))]:
         if doc.sections.get(title):
             out += ["", f"### {title}", "", doc.sections[title]]

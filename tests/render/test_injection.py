@@ -95,5 +95,5 @@ def test_md_truncates_long_names() -> None:
 
 
 def test_mermaid_labels_keep_only_safe_characters() -> None:
-    assert escape.mermaid('a"]; click n0 "javascript:x"') == "a___ click n0 _javascript:x_"
+    assert escape.mermaid('a"]; click n0 "javascript:x"') == "a___ click n0 _javascript_x_"
     assert escape.mermaid("```") == "___"

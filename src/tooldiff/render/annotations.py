@@ -8,18 +8,23 @@ can never start a line of its own, so it can never issue a workflow command (`::
 
 from __future__ import annotations
 
+import re
+
 from tooldiff.model import Finding, Report
 from tooldiff.render.context import RenderContext
 from tooldiff.render.escape import visible
 from tooldiff.render.view import ordered
 
 PER_LEVEL = 10
+_OTHER_BREAKS = re.compile(r"[\v\f\x1c-\x1e\x85\u2028\u2029]")
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def escape_data(text: str) -> str:
-    text = visible(text)  # no bidi overrides or terminal escapes in the log either
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # Also no bidi overrides or terminal escapes, and no other break that a line splitter (Python's
+    # `splitlines`, say) would honour: a new line could start with `::` and issue a command of its own.
+    text = visible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return _OTHER_BREAKS.sub(" ", text)
 
 
 def escape_property(text: str) -> str:

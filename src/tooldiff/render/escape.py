@@ -31,11 +31,11 @@ _SPACES = re.compile(r"[ \t]+")
 # `@user`, `@org/team`: GitHub notifies them. A zero-width space after `@` keeps the text, drops the ping.
 _MENTION = re.compile(r"@(?=[A-Za-z0-9])")
 # Script URL schemes, even spelled with spaces or mixed case; the colon gets a zero-width space.
-_SCHEME = re.compile(r"\b(javascript|vbscript|data|file)(\s*):", re.IGNORECASE)
+_SCHEME = re.compile(r"(javascript|vbscript|data|file)(\s*):", re.IGNORECASE)
 # At the start of a line these begin a list, a heading or a block quote.
 _LEADING = re.compile(r"^([-=.>])|^(\d+)([.)])")
 _SAFE_CODE = re.compile(r"[A-Za-z0-9_.:/-]+")
-_SAFE_MERMAID = re.compile(r"[^A-Za-z0-9_.:/ -]")
+_SAFE_MERMAID = re.compile(r"[^A-Za-z0-9_./ -]")
 
 
 def visible(value: object) -> str:
