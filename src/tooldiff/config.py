@@ -204,6 +204,11 @@ def _config_error(path: str, node: yaml.Node, error: jsonschema.ValidationError)
             return ConfigError(path, _line(node, bad), ".".join(bad), f"unknown key (allowed: {known})")
     if error.validator == "required":
         return ConfigError(path, _line(node, where), key or "(top level)", error.message)
+    if error.validator == "oneOf" and isinstance(error.instance, dict):
+        # A mapping can only mean the object form: report what is wrong inside it.
+        inner = [e for e in error.context if e.schema_path and e.schema_path[0] == 2]
+        if inner:
+            return _config_error(path, node, sorted(inner, key=_error_order)[0])
     if error.validator == "oneOf" and where and where[0] == "rules":
         message = "must be true/false, a severity (error, warning, info) or {enabled, severity, options}"
         return ConfigError(path, _line(node, where), key, message)

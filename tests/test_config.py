@@ -1,0 +1,128 @@
+"""`.tooldiff.yml`: strict validation with file, line and key; defaults; accessors; hash."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+
+from tooldiff.config import Config, ConfigError, config_hash, load_config
+from tooldiff.rules import RULE_MODULES
+
+
+def error(text: str) -> ConfigError:
+    with pytest.raises(ConfigError) as info:
+        load_config(".tooldiff.yml", text)
+    assert info.value.file == ".tooldiff.yml"
+    return info.value
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "key"),
+    [
+        ("paths: [a]\nbogus: 1\n", 2, "bogus"),
+        ("budgets:\n  tool_tokens: 9\n  toolset: 3\n", 3, "budgets.toolset"),
+        ("budgets:\n  tool_tokens: -3\n", 2, "budgets.tool_tokens"),
+        ("rules:\n  heavy-definition: {severity: loud}\n", 2, "rules.heavy-definition.severity"),
+        ("rules:\n  heavy-definition: loud\n", 2, "rules.heavy-definition"),
+        ("rules:\n  optional-not-required: false\n  no-such-rule: false\n", 3, "rules.no-such-rule"),
+        ("rules:\n  heavy-definition:\n    enabled: true\n    budget: 3\n", 4,
+         "rules.heavy-definition.budget"),
+        ("ignores:\n  - code: duplicate-name\n    tool: x\n", 2, "ignores.0"),
+        ("ignores:\n  - {code: nope, tool: x, reason: y}\n", 2, "ignores.0.code"),
+        ("targets: [openai, foo]\n", 1, "targets.1"),
+        ("tools:\n  delete_all:\n    blast: huge\n", 3, "tools.delete_all.blast"),
+        ("toolsets:\n  - name: x\n", 2, "toolsets.0"),
+        ("chars_per_token: 0\n", 1, "chars_per_token"),
+        ("fail_on: sometimes\n", 1, "fail_on"),
+        ("- a\n- b\n", 1, "(top level)"),
+    ],
+)
+def test_errors_name_file_line_and_key(text: str, line: int, key: str) -> None:
+    exc = error(text)
+    assert (exc.line, exc.key) == (line, key)
+    assert str(exc).startswith(f".tooldiff.yml:{line}: {key}: ")
+
+
+def test_bad_yaml_and_duplicate_keys() -> None:
+    assert error("paths: [\n").line == 2
+    exc = error("paths: []\npaths: [a]\n")
+    assert exc.line == 2 and "duplicate" in exc.message
+
+
+def test_empty_file_is_the_defaults() -> None:
+    assert config_hash(load_config(".tooldiff.yml", "# nothing\n")) == config_hash(Config.default())
+
+
+def test_shipped_default_config_is_valid_and_equals_the_defaults() -> None:
+    text = resources.files("tooldiff").joinpath("data/default-config.yml").read_text(encoding="utf-8")
+    assert config_hash(load_config("default-config.yml", text)) == config_hash(Config.default())
+
+
+def test_full_config() -> None:
+    config = load_config(".tooldiff.yml", """
+paths: ["tools/**"]
+exclude: ["tools/old/*"]
+toolsets:
+  - {name: agent, files: ["tools/*.json"], targets: [openai-strict], budget: 4000}
+targets: [anthropic]
+toolset_targets: {"mcp/server.json": [google]}
+tools:
+  delete_ticket: {blast: destructive, targets: [openai]}
+rules:
+  mode-argument: false
+  heavy-definition: info
+  oversized-description: {options: {tool_max_chars: 2000}}
+ignores:
+  - {code: intent-overlap, tool: "search_*", reason: "different indexes"}
+baseline: .baseline.json
+budgets: {toolset_tokens: 10000, tool_tokens: 800}
+description_limits: {tool: 900, property: 300}
+chars_per_token: 3.5
+max_file_bytes: 1000
+sources:
+  - {command: "python dump.py", toolset: code}
+fail_on: warning
+""")
+    assert config.targets_override("agent", "x") == ("openai-strict",)
+    assert config.targets_override("agent", "delete_ticket") == ("openai",)
+    assert config.targets_override("mcp/server.json", "y") == ("google",)
+    assert config.targets_override("other.json", "y") == ("anthropic",)
+    assert not config.rule_enabled("mode-argument") and config.rule_enabled("intent-overlap")
+    assert config.severity("heavy-definition") == "info" and config.severity("intent-overlap") is None
+    assert config.rule_options("heavy-definition") == {"budget": 800}
+    assert config.rule_options("oversized-description") == {"tool_max_chars": 2000, "property_max_chars": 300}
+    assert config.rule_options("token-budget") == {"budget": 10000}
+    assert config.toolset_budget("agent") == 4000 and config.toolset_budget("x") == 10000
+    assert config.ignores[0].reason == "different indexes"
+    assert (config.baseline, config.chars_per_token, config.max_file_bytes, config.fail_on) == (
+        ".baseline.json", 3.5, 1000, "warning")
+    assert config.sources[0].command == "python dump.py"
+    assert config.tool_settings["delete_ticket"]["blast"] == "destructive"
+
+
+def test_defaults() -> None:
+    config = Config.default()
+    assert config.targets_override("a.json", "t") is None
+    assert config.rule_options("heavy-definition") == {"budget": 500}
+    assert config.rule_options("oversized-description") == {"tool_max_chars": 1024, "property_max_chars": 512}
+    assert config.rule_options("token-budget") == {}
+    assert (config.baseline, config.chars_per_token, config.max_file_bytes) == (
+        ".tooldiff-baseline.json", 4, 20_000_000)
+
+
+def test_hash_is_stable_and_sees_changes() -> None:
+    a = load_config("a.yml", "rules:\n  heavy-definition: info\npaths: [x]\n")
+    b = load_config("b.yml", "paths: [x]\nrules:\n  heavy-definition: info\n")
+    c = load_config("c.yml", "paths: [x]\nrules:\n  heavy-definition: warning\n")
+    assert config_hash(a) == config_hash(b) != config_hash(c)
+
+
+def test_every_registered_rule_code_is_accepted() -> None:
+    text = "rules:\n" + "".join(f"  {m.replace('_', '-')}: true\n" for m in RULE_MODULES)
+    assert len(load_config(".tooldiff.yml", text).rules) == len(RULE_MODULES)
+
+
+def test_ignore_any_code() -> None:
+    config = load_config(".tooldiff.yml", "ignores:\n  - {code: '*', tool: legacy_*, reason: frozen API}\n")
+    assert config.ignores[0].code == "*"
