@@ -9,6 +9,7 @@ from __future__ import annotations
 from tooldiff.model import SEVERITY_RANK, Finding, Report
 from tooldiff.render.context import RenderContext
 from tooldiff.render.escape import plain, plural
+from tooldiff.render.view import counts_text
 
 _COLOURS = {
     "error": "\x1b[31;1m",
@@ -46,8 +47,7 @@ def render(report: Report, ctx: RenderContext) -> str:
         lines.append(f"{where}: resolved {plain(f.code, 60)} {plain(f.message, 300)}")
     counts = report.counts("new")
     total = sum(counts.values())
-    parts = [plural(n, s) for s, n in counts.items() if n]
-    summary = f"Found {plural(total, 'new finding')}" + (f": {', '.join(parts)}" if parts else "")
+    summary = f"Found {plural(total, 'new finding')}" + (f": {counts_text(counts)}" if total else "")
     others: dict[str, int] = {}
     for f in report.findings:
         if f.status != "new":

@@ -57,10 +57,14 @@ def by_tool(findings: Iterable[Finding]) -> list[Group]:
     groups: dict[tuple[str, str], list[Finding]] = {}
     for f in ordered(findings):
         groups.setdefault((f.toolset, "\x1f".join(sorted(f.tools))), []).append(f)
+    # Name the toolset too when one tool name could mean tools of different toolsets.
+    several = len({toolset for toolset, _ in groups}) > 1
     out: list[tuple[tuple[int, str, str], Group]] = []
     for (toolset, _), items in groups.items():
         tools = sorted(items[0].tools)
         label = tools_md(tools) if tools else f"toolset **{md(toolset, 80)}**"
+        if tools and several:
+            label += f" in {md(toolset, 80)}"
         rank = min(SEVERITY_RANK.get(f.severity, 9) for f in items)
         out.append(((rank, toolset, "\x1f".join(tools)), Group(label, tuple(items))))
     return [g for _, g in sorted(out, key=lambda x: x[0])]
@@ -74,7 +78,7 @@ def severity_counts(findings: Iterable[Finding]) -> dict[str, int]:
 
 
 def counts_text(counts: dict[str, int]) -> str:
-    parts = [plural(n, s) for s, n in counts.items() if n]
+    parts = [f"{n:,} {s}" if s.endswith("info") else plural(n, s) for s, n in counts.items() if n]
     return ", ".join(parts) if parts else "none"
 
 
