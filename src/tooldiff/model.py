@@ -163,7 +163,7 @@ class Report:
     config_changes: tuple[str, ...] = ()
 
     def counts(self, status: Status | None = "new") -> dict[str, int]:
-        out = {s: 0 for s in SEVERITIES}
+        out: dict[str, int] = {s: 0 for s in SEVERITIES}
         for f in self.findings:
             if status is None or f.status == status:
                 out[f.severity] += 1
