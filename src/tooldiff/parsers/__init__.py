@@ -6,7 +6,7 @@ from typing import Any
 
 from tooldiff.model import ParsedFile, ParseError, Tool
 from tooldiff.parsers.detect import Found, find, is_wrapper
-from tooldiff.parsers.load import Document, JsonlErrors, LoadError, decode, load
+from tooldiff.parsers.load import Document, JsonlErrors, LoadError, decode, load_documents
 from tooldiff.positions import LineIndex, to_pointer
 
 DEFAULT_MAX_BYTES = 20_000_000
@@ -20,7 +20,7 @@ def parse_bytes(path: str, data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -
         text = decode(data)
         errors: list[ParseError] = []
         try:
-            docs = load(path, text, is_wrapper)
+            docs = load_documents(path, text, is_wrapper)
         except JsonlErrors as exc:
             docs = exc.docs
             errors = [ParseError(file=path, line=e.line, message=e.message) for e in exc.errors]

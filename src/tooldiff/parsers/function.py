@@ -23,5 +23,6 @@ def matches(record: Mapping[str, Any], container: str | None) -> bool:
 
 def fields(record: Mapping[str, Any]) -> Fields:
     # MCP extras survive when a converter renamed inputSchema to parameters.
-    return Fields(FORMAT, record, schema_key="parameters", strict=record.get("strict"), title=record.get("title"),
-                  annotations=record.get("annotations"), output_schema=record.get("outputSchema"))
+    return Fields(FORMAT, record, schema_key="parameters", strict=record.get("strict"),
+                  title=record.get("title"), annotations=record.get("annotations"),
+                  output_schema=record.get("outputSchema"))

@@ -246,7 +246,7 @@ def _stringify_keys(value: Any) -> Any:
     return value
 
 
-def load(path: str, text: str, descend: Callable[[Any], bool] | None = None) -> list[Document]:
+def load_documents(path: str, text: str, descend: Callable[[Any], bool] | None = None) -> list[Document]:
     kind = text_kind(path, text)
     if kind == "yaml":
         return load_yaml(text)

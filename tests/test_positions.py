@@ -1,0 +1,104 @@
+"""Pointer -> line: the structural walk, the fast parse, the lazy Locator, YAML marks."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from tooldiff.parsers import parse_bytes
+from tooldiff.parsers.load import FAST_DEPTH
+from tooldiff.positions import FastJson, JsonSpans, LineIndex, Locator, split_pointer, to_pointer
+
+TEXT = '{\n "a": [\n  1,\n  {"b": {"c~/d": [true, null]}},\n  "x"\n ],\n "a": [0, {"b": 2}]\n}\n'
+
+
+def test_pointer_escaping_round_trips() -> None:
+    path = ("a/b", "c~d", "", "0")
+    assert to_pointer(path) == "/a~1b/c~0d//0"
+    assert split_pointer(to_pointer(path)) == path
+    assert split_pointer("") == ()
+
+
+def test_spans_follow_json_loads_on_duplicate_keys() -> None:
+    # json.loads keeps the last "a"; positions must point at that one too.
+    spans = JsonSpans(TEXT).spans([("a", "1", "b"), ("a",)])
+    index = LineIndex(TEXT)
+    assert index.line(spans[("a",)][0]) == 7
+    assert index.line(spans[("a", "1", "b")][0]) == 7
+    assert json.loads(TEXT)["a"][1]["b"] == 2
+
+
+def test_locator_json() -> None:
+    text = TEXT.replace('\n "a": [0, {"b": 2}]', "").replace("],", "]").encode()
+    loc = Locator("x.json", text)
+    assert [loc.line(p) for p in ("", "/a", "/a/0", "/a/1/b/c~0~1d/1", "/a/2", "/a/3", "/b")] == [
+        1, 2, 3, 4, 5, None, None]
+
+
+def test_locator_on_a_scalar_or_bad_index_is_none() -> None:
+    loc = Locator("x.json", b'{"a": 1, "l": [1]}')
+    assert loc.line("/a/b") is None and loc.line("/l/x") is None and loc.line("/l/-1") is None
+
+
+def test_locator_yaml_points_at_the_key() -> None:
+    text = b"tools:\n  - name: a\n    input_schema:\n      properties:\n        x: {type: string}\n"
+    loc = Locator("t.yml", text)
+    schema = "/tools/0/input_schema"
+    pointers = ("/tools", "/tools/0", schema, f"{schema}/properties/x", "/tools/1")
+    assert [loc.line(p) for p in pointers] == [1, 2, 3, 5, None]
+
+
+def test_locator_on_broken_yaml_is_none() -> None:
+    assert Locator("t.yaml", b"a: [\n").line("/a") is None
+
+
+def test_locator_jsonl() -> None:
+    loc = Locator("t.jsonl", b'{"a": 1}\n\n{"a": {"b": 2}}\n')
+    assert [loc.line(p) for p in ("/0/a", "/2/a/b", "/2/c", "/1", "/7")] == [1, 3, None, None, None]
+
+
+def test_fast_parse_equals_json_loads_and_records_item_spans() -> None:
+    value = {"x": [{"name": "a"}, [1, {"y": [2, 3]}], "s"], "z": {"w": [{"tools": [{"k": 1}]}]}}
+    text = json.dumps(value, indent=2)
+    fast = FastJson(text, lambda item: "name" not in item, FAST_DEPTH, json.JSONDecoder())
+    assert fast.parse() == json.loads(text)
+    start, end = fast.span(("z", "w", "0", "tools", "0")) or (0, 0)
+    assert json.loads(text[start:end]) == {"k": 1}
+    assert fast.span(("x", "9")) is None
+
+
+def test_fast_parse_rejects_what_json_rejects() -> None:
+    for bad in ('{"a": 1,}', "[1 2]", '{"a" 1}', "[1] x", '{"a": [1}'):
+        with pytest.raises((ValueError, StopIteration, IndexError)):
+            FastJson(bad, lambda item: True, FAST_DEPTH, json.JSONDecoder()).parse()
+
+
+def test_tools_deeper_than_the_fast_walk_still_get_exact_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tooldiff.parsers.load as load
+
+    deep = [{"name": "deep", "input_schema": {}}, {"name": "x", "input_schema": {}}]
+    value = {"functions": [{"name": "top", "parameters": {}}], "a": {"b": {"c": {"tools": deep}}}}
+    text = json.dumps(value, indent=1)
+    expected = [(t.name, t.line, t.end_line) for t in parse_bytes("d.json", text.encode()).tools]
+    monkeypatch.setattr(load, "FAST_DEPTH", 1)  # positions now come from the structural walk
+    slow = [(t.name, t.line, t.end_line) for t in parse_bytes("d.json", text.encode()).tools]
+    assert slow == expected
+    lines = text.split("\n")
+    assert [n for n, *_ in slow] == ["top", "deep", "x"]
+    for name, line, end in slow:
+        assert f'"{name}"' in lines[line] and lines[end - 1].strip().startswith("}")
+
+
+def test_locator_is_linear_over_many_findings() -> None:
+    schema = {"properties": {"p": {"type": "string"}}}
+    tools = [{"name": f"t{i}", "parameters": schema} for i in range(10_000)]
+    text = json.dumps(tools, indent=1).encode()
+    loc = Locator("big.json", text)
+    start = time.monotonic()
+    lines = [loc.line(f"/{i}/parameters/properties/p") for i in range(0, 10_000)]
+    assert time.monotonic() - start < 10
+    source = text.decode().split("\n")
+    assert all(source[n - 1].strip().startswith('"p"') for n in lines[::500] if n is not None)
+    assert None not in lines
