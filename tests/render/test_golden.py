@@ -63,3 +63,18 @@ def test_deterministic(case: str, fmt: str) -> None:
 def test_unknown_format_names_the_choices() -> None:
     with pytest.raises(KeyError, match="markdown"):
         render("html", CASES["audit"](), CTX)
+
+
+@pytest.mark.parametrize("fmt", sorted(FILES))
+def test_empty_and_bare_reports_render(fmt: str) -> None:
+    from tooldiff.model import Report
+
+    from .reports import finding
+
+    empty = Report(mode="check", toolsets=(), tools=(), findings=())
+    assert render(fmt, empty, CTX) or fmt == "annotations"  # no finding, no annotation
+    bare = finding(
+        "parse-error", "error", (), "Unexpected end of JSON.", toolset="", file="broken.json", line=0
+    )
+    out = render(fmt, Report(mode="check", toolsets=(), tools=(), findings=(bare,)), CTX)
+    assert "broken" in out
