@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from tooldiff.docs import PROJECT_URL
 from tooldiff.model import SEVERITIES, SEVERITY_RANK, Finding, Report, ToolReport
 from tooldiff.render.context import RenderContext
 from tooldiff.render.escape import md, percent, plural
 
-PROJECT_URL = "https://github.com/tooldiff/tooldiff"
 RULES_DOC = f"{PROJECT_URL}/blob/main/docs/rules.md"
 
 # Methods that need a caveat wherever their numbers appear.
