@@ -1,0 +1,62 @@
+"""`tooldiff github` in-process on a real git repository (the whole pipeline) against the fake API."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from fakegithub import FakeGitHub
+from prscenario import TOKEN, PullRequest, dispatch_event, environment, fixed_head, helpdesk
+from tooldiff import action
+from tooldiff.github import comment_marker, make_client
+
+
+@pytest.fixture
+def fake(shared_dir: Path) -> Iterator[FakeGitHub]:
+    gh = FakeGitHub(repository="Codertocat/Hello-World")
+    gh.token = TOKEN
+    gh.start()
+    yield gh
+    gh.stop()
+    assert gh.errors == []
+
+
+def run(fake: FakeGitHub, tmp_path: Path, event: str, event_path: Path, workspace: Path, sha: str,
+        **inputs: str) -> int:
+    files = tmp_path / "files"
+    files.mkdir(exist_ok=True)
+    env = environment(event, fake.base, str(workspace), str(event_path), str(files), sha, **inputs)
+    return action.main([], env, make_client(fake.base, TOKEN, retries=1, backoff=0))
+
+
+def test_pr_comment_then_edit_after_the_fix(fake: FakeGitHub, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head) == 1
+    [comment] = [dict(c) for c in fake.bot_comments(2)]
+    assert comment["body"].startswith(comment_marker("default")) and "find" in comment["body"]
+    out = capsys.readouterr().out
+    assert "::warning file=tools.json" in out and out.count(TOKEN) == 1 and f"::add-mask::{TOKEN}" in out
+    outputs = (tmp_path / "files" / "output").read_text()
+    assert "find_document" in outputs
+
+    pr.push({"tools.json": fixed_head()})
+    fake.requests.clear()
+    assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head) == 0
+    [again] = fake.bot_comments(2)
+    assert again["id"] == comment["id"] and again["body"] != comment["body"]
+    assert len(fake.requests) <= 5
+
+
+def test_workflow_dispatch_audit_writes_sarif(fake: FakeGitHub, tmp_path: Path) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    code = run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head)
+    assert code == 1  # the overlap is a warning; fail-on is warning and an audit has no baseline
+    sarif = json.loads((pr.repo / "tooldiff.sarif").read_text())
+    assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"]
+    assert (pr.repo / "tooldiff-report.json").is_file() and fake.requests == []
