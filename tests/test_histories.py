@@ -8,21 +8,23 @@ findings are check(head) - check(base) by fingerprint, and the resolved ones the
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
-from tooldiff.config import Config
-from tooldiff.discover import discover
 
 from gitbuild import fast_import
+from tooldiff import pairs
+from tooldiff.config import Config
 from tooldiff.diff import diff_toolsets
 from tooldiff.diffreport import translate
 from tooldiff.diffrun import Side, diff_sides, run_diff
+from tooldiff.discover import discover
 from tooldiff.engine import analyse
 from tooldiff.gitread import GitRepo, GitSource
-from tooldiff.model import Finding, Report
+from tooldiff.model import Finding, Report, Tool
+from tooldiff.rules.base import Context
 
 Files = dict[str, bytes]
 
@@ -37,7 +39,8 @@ def github_files(doc: Any) -> Files:
     for rec in doc:
         # Named after the snap file: one version holds two snaps of `list_issues` (a feature-flag variant).
         name = rec["snap_file"].removesuffix(".snap")
-        out[f"pkg/github/__toolsnaps__/{name}.json"] = _dump({k: v for k, v in rec.items() if k != "snap_file"})
+        rec = {k: v for k, v in rec.items() if k != "snap_file"}
+        out[f"pkg/github/__toolsnaps__/{name}.json"] = _dump(rec)
     return out
 
 
@@ -59,6 +62,33 @@ class History:
     shas: list[str]
     sides: list[Side]
     checks: list[list[Finding]]
+    reports: dict[int, Report] = field(default_factory=dict)
+
+    def pair(self, i: int) -> Report:
+        """The diff of version i+1 against version i, from the discovered sides (computed once)."""
+        if i not in self.reports:
+            renames = self.repo.renames(self.shas[i], self.shas[i + 1])
+            self.reports[i] = diff_sides(self.sides[i], self.sides[i + 1], renames, CONFIG, full=False)
+        return self.reports[i]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _memo_views() -> Iterator[None]:
+    """Test speed only: most tools are unchanged from one version to the next, so build each distinct
+    tool's pair view once (the view of a tool depends on the tool alone, with one config)."""
+    real = pairs.analyse
+    memo: dict[str, pairs.ToolView] = {}
+
+    def analyse(tool: Tool, ctx: Context) -> pairs.ToolView:
+        key = json.dumps([tool.name, tool.description, tool.input_schema, tool.annotations, tool.title,
+                          tool.strict, tool.format], sort_keys=True, default=str)
+        if key not in memo:
+            memo[key] = real(tool, ctx)
+        return replace(memo[key], tool=tool)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pairs, "analyse", analyse)
+        yield
 
 
 CONFIG = Config.default()
@@ -88,12 +118,6 @@ def history(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     return History(request.param, manifest, repo, shas, sides, checks)
 
 
-def _pair(h: History, i: int) -> Report:
-    base, head = h.sides[i], h.sides[i + 1]
-    renames = h.repo.renames(h.shas[i], h.shas[i + 1])
-    return diff_sides(base, head, renames, CONFIG, full=False)
-
-
 def test_each_version_yields_the_manifest_tool_count(history: History) -> None:
     if history.name not in COUNTED:
         pytest.skip(f"{history.name} is out of scope (tools are built in code); it must only not crash")
@@ -110,7 +134,7 @@ def test_invariant_new_and_resolved_are_check_differences(history: History) -> N
         changed = {d.id for d in tree.changed}
         full_base = {f.fingerprint for f in translate(history.checks[i], tree) if f.toolset in changed}
         full_head = {f.fingerprint for f in history.checks[i + 1] if f.toolset in changed}
-        report = _pair(history, i)
+        report = history.pair(i)
         new = {f.fingerprint for f in report.findings if f.status == "new"}
         resolved = {f.fingerprint for f in report.resolved}
         where = f"{history.name} {history.manifest['versions'][i + 1]['file']}"
@@ -122,7 +146,7 @@ def test_run_diff_through_git_matches_the_cached_sides(history: History) -> None
     last = len(history.shas) - 2
     for i in sorted({0, last // 2, last}):
         via_git = run_diff(history.repo.root, history.shas[i], history.shas[i + 1])
-        cached = _pair(history, i)
+        cached = history.pair(i)
         assert [f.fingerprint for f in via_git.findings] == [f.fingerprint for f in cached.findings]
         assert via_git.tools == cached.tools
 
@@ -133,7 +157,7 @@ def test_summary_of_each_series(history: History, capsys: pytest.CaptureFixture[
     total_changed = total_new = total_resolved = 0
     total_delta = 0
     for i in range(len(history.shas) - 1):
-        r = _pair(history, i)
+        r = history.pair(i)
         kinds = [t.change for t in r.tools]
         added, removed = kinds.count("added"), kinds.count("removed")
         if history.name in COUNTED:
