@@ -54,7 +54,9 @@ def canonical_arg(name: str) -> str:
 def parse_args(schema: Any) -> tuple[Arg, ...]:
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return ()
-    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    required = schema.get("required")
+    if not isinstance(required, list):
+        required = []
     lex = lexicon()
     out: list[Arg] = []
     for name, prop in schema["properties"].items():

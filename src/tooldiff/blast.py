@@ -6,8 +6,8 @@ Evidence is taken in order and the first that speaks wins, so every finding can 
    `openWorldHint`); the spec's defaults are not evidence, so absent hints fall through;
 3. the lexicon of verbs and phrases below, on the name and the description.
 
-A *guard* is a required argument the model cannot make up: an approval id, a confirmation token, a value only an
-earlier read returns. A required free-text `reason` is a description with a colon in it, not a guard.
+A *guard* is a required argument the model cannot make up: an approval id, a confirmation token, a value
+only an earlier read returns. A required free-text `reason` is a description with a colon in it, not a guard.
 """
 
 from __future__ import annotations
@@ -25,16 +25,19 @@ DANGEROUS = frozenset({"external", "destructive"})
 # Phrases that reach people or money outside the agent.
 _EXTERNAL = re.compile(
     r"\b(page[sd]?\s+(?:the\s+)?(?:on[- ]?call|someone|an? engineer|engineers)|paging|pagerduty|on[- ]call"
-    r"|notif(?:y|ies|ied|ication)|send(?:s|ing)?\b(?![^.]*\bto (?:the )?(?:page|browser|process|terminal|repl))"
-    r"|e-?mails? (?:to|the)|broadcast|announce|sms|text message|publish(?:es)?|charg(?:e|es|ing)\b(?! (?:of|level))"
+    r"|notif(?:y|ies|ied|ication)"
+    r"|send(?:s|ing)?\b(?![^.]*\bto (?:the )?(?:page|browser|process|terminal|repl))"
+    r"|e-?mails? (?:to|the)|broadcast|announce|sms|text message|publish(?:es)?"
+    r"|charg(?:e|es|ing)\b(?! (?:of|level))"
     r"|refund(?:s|ed)?\b|transfer(?:s)? (?:money|funds)|pay(?:s|out)?\b|deploy(?:s|ing)?\b(?! preview)"
     r"|to production|release to|wire)",
     re.I,
 )
 # Phrases that destroy state or cannot be taken back.
 _DESTRUCTIVE = re.compile(
-    r"\b(permanent(?:ly)?|irreversibl[ey]|cannot be (?:undone|reversed|recovered)|can ?not be (?:undone|reversed)"
-    r"|no undo|not reversible|delete[sd]?|deleting|destroy(?:s|ed)?|drop(?:s|ped)? (?:the )?(?:table|database)"
+    r"\b(permanent(?:ly)?|irreversibl[ey]|cannot be (?:undone|reversed|recovered)"
+    r"|can ?not be (?:undone|reversed)|no undo|not reversible|delete[sd]?|deleting|destroy(?:s|ed)?"
+    r"|drop(?:s|ped)? (?:the )?(?:table|database)"
     r"|purge[sd]?|wipe[sd]?|erase[sd]?|truncate[sd]?|merge[sd]? (?:\w+ ){0,3}(?:records?|contacts?|accounts?)"
     r"|fold[s]? .{0,60}\binto\b|force[- ]push|overwrit(?:e|es|ing) .{0,20}without)",
     re.I,
@@ -61,7 +64,9 @@ _GUARD_DESC = re.compile(
     r"|confirmation (?:code|token|id)|one-time)",
     re.I,
 )
-_FREE_TEXT = re.compile(r"^(reason|comment|note|notes|justification|message|why|explanation|description)$", re.I)
+_FREE_TEXT = re.compile(
+    r"^(reason|comment|note|notes|justification|message|why|explanation|description)$", re.I
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +91,9 @@ def _from_annotations(ann: Mapping[str, Any] | None) -> Blast | None:
     if ro is False and ow is True:
         return Blast("external", "annotations", "readOnlyHint: false, openWorldHint: true")
     if de is False or ann.get("idempotentHint") is True:
-        return Blast("write", "annotations", "destructiveHint: false" if de is False else "idempotentHint: true")
+        return Blast(
+            "write", "annotations", "destructiveHint: false" if de is False else "idempotentHint: true"
+        )
     return None
 
 
@@ -120,8 +127,10 @@ def assess(tool: Tool, tool_settings: Mapping[str, Mapping[str, Any]] | None = N
 def guards(tool: Tool) -> tuple[str, ...]:
     """Required arguments the model cannot make up on its own."""
     schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
-    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    props = schema.get("properties")
+    required = schema.get("required")
+    if not isinstance(required, list):
+        return ()
     out: list[str] = []
     for name in required:
         if not isinstance(name, str) or _FREE_TEXT.match(name):

@@ -2,9 +2,9 @@
 
 Shared by `intent-overlap` and `blast-radius-twin`, so the two rules never disagree about what overlaps.
 Two signals are judged together:
-- the terms after the synonym lexicon: the action (search, retrieval, creation, ...) must agree, no name term of
-  either tool may be missing from the other's text (a missing one is what a request could be tested against),
-  and each tool's summary must be mostly covered by the other's text;
+- the terms after the synonym lexicon: the action (search, retrieval, creation, ...) must agree, no name
+  term of either tool may be missing from the other's text (a request could be tested against it), and
+  each tool's summary must be mostly covered by the other's text;
 - the argument shape: a required routing argument (an id, a url, a thread_ts, a guard) that the other tool has
   no counterpart for routes the call, and then the pair is not an overlap.
 """
@@ -39,39 +39,14 @@ def routing_split(a: ToolView, b: ToolView) -> tuple[Arg, ...]:
     return tuple(out)
 
 
-def namespace_like(v: ToolView, term: str) -> bool:
-    """A vendor or server prefix/suffix in the name (`puppeteer_`, `_exa`, `brave_`): no request is routed by it.
-
-    It is an edge of the name that the description never uses as a word, or uses only as a proper noun
-    ("the Brave Search API"). Systems a request names (GitHub against GitLab) are caught by `different_systems`.
-    """
-    seq = v.name_seq
-    if len(seq) < 2 or term not in (seq[0], seq[-1]):
-        return False
-    if term == seq[-1] and term != seq[0] and _vendor(v, seq[0]):
-        return False  # only one edge of a name can be a vendor: math.lcm keeps "lcm"
-    return _vendor(v, term)
-
-
-def _vendor(v: ToolView, term: str) -> bool:
-    if term in lexicon().action_classes:
-        return False
-    return term not in v.desc_terms or (term in v.terms.proper_any and term not in v.terms.lower)
-
-
 def missing_name_terms(x: ToolView, y: ToolView) -> frozenset[str]:
-    """Terms of x's name that y's text lacks: a request could be tested against them."""
-    return frozenset(t for t in x.name_seq if t not in y.terms.all and not namespace_like(x, t))
+    """Terms of x's name (vendor prefix aside) that y's text lacks: a request could be tested against them."""
+    return frozenset(t for t in x.core if t not in y.terms.all)
 
 
 def _cover(x: ToolView, y: ToolView) -> float:
-    own = x.terms.summary - {t for t in x.name_seq if namespace_like(x, t)}
+    own = x.terms.summary - (frozenset(x.name_seq) - frozenset(x.core))
     return len(own & y.terms.all) / len(own) if own else 0.0
-
-
-def core_name(v: ToolView) -> tuple[str, ...]:
-    """The name's terms without its vendor prefix or suffix: `browser_click` and `click` are both `click`."""
-    return tuple(t for t in v.name_seq if not namespace_like(v, t))
 
 
 def different_systems(a: ToolView, b: ToolView) -> bool:
@@ -82,7 +57,13 @@ def different_systems(a: ToolView, b: ToolView) -> bool:
 
 
 def intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
+    """The overlap, or None. Cheap, selective tests first: this runs on every candidate pair."""
     alias = mentions(a.terms.alias_sentences, b.name) or mentions(b.terms.alias_sentences, a.name)
+    if not alias:
+        if a.actions and b.actions and not (a.actions & b.actions):
+            return None
+        if missing_name_terms(a, b) or missing_name_terms(b, a) or different_systems(a, b):
+            return None
     if routing_split(a, b):
         return None
     extra_a, extra_b = unmatched_required(a.args, b.args), unmatched_required(b.args, a.args)
@@ -90,18 +71,12 @@ def intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
     shared = tuple(sorted(a.terms.summary & b.terms.summary))
     if alias:
         return Overlap(1.0, shared, same_shape, True)
-    if a.actions and b.actions and not (a.actions & b.actions):
-        return None
-    if not any(k[0] in "isn" for k in a.keys & b.keys):
-        return None  # neither an intent key nor a shape key in common: the candidate search would miss it
     if a.name != b.name and (
         mentions(a.terms.contrast_sentences, b.name) or mentions(b.terms.contrast_sentences, a.name)
     ):
         return None  # a stated boundary
-    if missing_name_terms(a, b) or missing_name_terms(b, a) or different_systems(a, b):
-        return None
     low, high = sorted((_cover(a, b), _cover(b, a)))
-    if core_name(a) and core_name(a) == core_name(b):
+    if a.core and a.core == b.core:
         if low < COVER_SAME_NAME:
             return None
     elif low < COVER_MIN and not (high >= COVER_FULL and low >= COVER_LOW):

@@ -1,10 +1,11 @@
-"""Pairs of tools in one toolset: the analysed view of a tool, the candidate search, and the one-headline check.
+"""Pairs of tools in one toolset: the analysed view of a tool, the candidate search, the one-headline check.
 
 `candidates` is the only candidate search (check and diff scope both use it). It is an inverted index over the
 terms of each tool and over its argument shape, so intent twins that share few words (search_docs /
 find_document) still meet. A 10,000-tool toolset must not cost 50 million comparisons, so each tool looks up
 only its rarest few keys, and a key held by more than `MAX_POSTING` tools is not looked up at all (it says
-nothing about any pair). On the seed and labelled sets the search is complete: tests compare it with brute force.
+nothing about any pair). On the seed and labelled sets the search is complete: tests compare it with
+brute force.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from tooldiff.rules.base import Context
 from tooldiff.terms import Terms, extract, split_identifier, text_terms
 
 MAX_POSTING = 400  # a key shared by more tools than this is too common to suggest a pair
-KEYS_PER_TOOL = 4  # rarest term keys looked up per tool, besides its intent and shape keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +31,7 @@ class ToolView:
     terms: Terms
     name_seq: tuple[str, ...]  # the name's terms in order
     desc_terms: frozenset[str]  # terms of the description alone
+    core: tuple[str, ...]  # the name's terms without a vendor prefix or suffix (`browser_click` -> click)
     actions: frozenset[str]  # action classes in the name (else the first one of the description)
     args: tuple[Arg, ...]
     blast: Blast
@@ -53,6 +54,30 @@ def _actions(name_seq: Sequence[str], description: str, classes: frozenset[str])
     return frozenset()
 
 
+def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
+    """A vendor prefix or suffix in the name (`puppeteer_`, `_exa`, `brave_`): no request is routed by it.
+
+    It is an edge of the name that the description never uses as a word, or uses only as a proper noun
+    ("the Brave Search API"). Only one edge can be a vendor (`math.lcm` keeps "lcm"), and never a verb.
+    Systems a request names (GitHub against GitLab) are handled by `overlap.different_systems`.
+    """
+    from tooldiff.lexicon import lexicon
+
+    if len(name_seq) < 2:
+        return frozenset()
+    verbs = lexicon().action_classes
+
+    def vendor(term: str) -> bool:
+        if term in verbs:
+            return False
+        return term not in terms.desc or (term in terms.proper_any and term not in terms.lower)
+
+    first, last = name_seq[0], name_seq[-1]
+    if vendor(first):
+        return frozenset({first})
+    return frozenset({last}) if vendor(last) else frozenset()
+
+
 def analyse(tool: Tool, ctx: Context) -> ToolView:
     from tooldiff.lexicon import lexicon
 
@@ -61,14 +86,16 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
     name_seq = tuple(t for p in split_identifier(tool.name) if (t := _norm(p)))
     args = parse_args(tool.input_schema)
     actions = _actions(name_seq, tool.description or "", classes)
-    keys = {f"t:{t}" for t in terms.all} | set(shape_keys(args))
+    keys = {f"t:{t}" for t in terms.all} | set(shape_keys(args)) | {f"n:{t}" for t in name_seq}
     keys |= {f"i:{a}:{t}" for a in actions for t in terms.summary if t not in classes}
-    keys |= {f"n:{t}" for t in name_seq}
+    # Alias notices name the other tool: both ends meet on the name.
+    keys |= {f"m:{m}" for m in terms.alias_mentions} | {f"m:{tool.name.lower()}"}
     return ToolView(
         tool=tool,
         terms=terms,
         name_seq=name_seq,
         desc_terms=terms.desc,
+        core=tuple(t for t in name_seq if t not in vendor_terms(name_seq, terms)),
         actions=actions,
         args=args,
         blast=assess(tool, ctx.tool_settings),
@@ -84,17 +111,32 @@ def _norm(part: str) -> str | None:
 
 
 def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
-    """Pairs (i, j), i < j, that share a discriminating key. Cost ~ n * KEYS_PER_TOOL * MAX_POSTING at worst."""
+    """Pairs (i, j), i < j, that a pair rule could flag. Cost <= n * 3 * MAX_POSTING, usually far less.
+
+    Each rule needs one tool's name inside the other, so one rare key per tool finds every pair it could flag:
+    - H1.6 (with tooldiff's name refinement) needs every name term of one tool in the other's name: look up
+      the rarest `n:` key;
+    - intent-overlap and blast-radius-twin need every core name term (vendor prefix aside) of each tool in
+      the other's text: look up the rarest core name term among the `t:` keys; where all of them are too
+      common to index, the argument shape (`shape:`) finds the synonym-named twins instead;
+    - an alias notice meets the tool it names on `m:`.
+    """
     postings: dict[str, list[int]] = defaultdict(list)
     for i, v in enumerate(views):
         for key in v.keys:
             postings[key].append(i)
+
+    def rarest(keys: Sequence[str]) -> list[str]:
+        usable = [k for k in keys if 1 < len(postings[k]) <= MAX_POSTING]
+        return sorted(usable, key=lambda k: (len(postings[k]), k))[:1]
+
     out: set[tuple[int, int]] = set()
     for i, v in enumerate(views):
-        usable = [k for k in v.keys if 1 < len(postings[k]) <= MAX_POSTING]
-        # H1.6 needs one side's terms inside the other's: the rarest term of the smaller side finds the pair.
-        term_keys = sorted((k for k in usable if k.startswith("t:")), key=lambda k: (len(postings[k]), k))
-        lookups = term_keys[:KEYS_PER_TOOL] + [k for k in usable if not k.startswith("t:")]
+        core = rarest([f"t:{t}" for t in v.core])
+        if not core:
+            core = rarest([k for k in v.keys if k.startswith("shape:")])
+        lookups = rarest([f"n:{t}" for t in v.name_seq]) + rarest([f"t:{t}" for t in v.terms.all]) + core
+        lookups += [k for k in v.keys if k.startswith("m:") and len(postings[k]) <= MAX_POSTING]
         for key in lookups:
             for j in postings[key]:
                 if j != i:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from tooldiff.lexicon import lexicon
 
@@ -25,7 +26,8 @@ _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n\s*[-*•]\s+")
 _NEGATED = re.compile(r"\bnot\s+(?:yet\s+|already\s+)?([a-z]+ed)\b", re.I)
 _ALIAS = re.compile(
-    r"\b(same as|alias (?:of|for)|an alias|identical to|equivalent to|deprecated|synonym (?:of|for)|renamed to"
+    r"\b(same as|alias (?:of|for)|an alias|identical to|equivalent to|deprecated|synonym (?:of|for)"
+    r"|renamed to"
     r"|kept for backward)\b",
     re.I,
 )
@@ -33,9 +35,63 @@ _CONTRAST = re.compile(
     r"\b(use|prefer|see|instead|rather than|not for|do not use|don't use|for [^.]*, call|try)\b", re.I
 )
 _FOREIGN = frozenset(
-    "el la los las del que por para con une les des du et est pour avec der die das und ist mit für von zu "
-    "den nicht ein eine um uma não il di che una sono della delle los las unos como pero más según hacia "
-    "devuelve busca obtiene crea elimina le de".split()
+    [
+        "el",
+        "la",
+        "los",
+        "las",
+        "del",
+        "que",
+        "por",
+        "para",
+        "con",
+        "une",
+        "les",
+        "des",
+        "du",
+        "et",
+        "est",
+        "pour",
+        "avec",
+        "der",
+        "die",
+        "das",
+        "und",
+        "ist",
+        "mit",
+        "für",
+        "von",
+        "zu",
+        "den",
+        "nicht",
+        "ein",
+        "eine",
+        "um",
+        "uma",
+        "não",
+        "il",
+        "di",
+        "che",
+        "una",
+        "sono",
+        "della",
+        "delle",
+        "los",
+        "las",
+        "unos",
+        "como",
+        "pero",
+        "más",
+        "según",
+        "hacia",
+        "devuelve",
+        "busca",
+        "obtiene",
+        "crea",
+        "elimina",
+        "le",
+        "de",
+    ]
 )
 
 
@@ -52,16 +108,18 @@ class Terms:
     lower: frozenset[str]  # terms the description also writes in lower case, as ordinary words
     contrast_sentences: tuple[str, ...]  # lower-cased sentences that draw a boundary to another tool
     alias_sentences: tuple[str, ...]  # lower-cased sentences that announce an alias
+    alias_mentions: frozenset[str]  # tool names quoted in those sentences, lower-cased
     analysable: bool
     why_unanalysable: str = ""
 
 
-def split_identifier(name: str) -> list[str]:
-    """`getDocumentByID` / `get-document_by.id` -> ['get', 'document', 'by', 'id'] (lower case)."""
+@cache
+def split_identifier(name: str) -> tuple[str, ...]:
+    """`getDocumentByID` / `get-document_by.id` -> ('get', 'document', 'by', 'id') (lower case)."""
     out: list[str] = []
     for chunk in re.split(r"[^A-Za-z0-9]+", name):
         out.extend(p.lower() for p in _CAMEL.findall(chunk))
-    return out
+    return tuple(out)
 
 
 def fold_plural(word: str) -> str:
@@ -79,6 +137,7 @@ def fold_plural(word: str) -> str:
     return word[:-1]
 
 
+@cache
 def normalise(word: str) -> str | None:
     """One word -> its canonical term, or None when it carries no meaning for H1.6."""
     lex = lexicon()
@@ -155,9 +214,12 @@ def extract(name: str, description: str) -> Terms:
         desc=desc,
         proper=proper_nouns(sentences(description)[0]) if description.strip() else frozenset(),
         proper_any=frozenset().union(*(proper_nouns(x) for x in sentences(description))),
-        lower=frozenset(t for w in _WORD.findall(_strip_mentions(description)) if w.islower() and (t := normalise(w))),
+        lower=frozenset(
+            t for w in _WORD.findall(_strip_mentions(description)) if w.islower() and (t := normalise(w))
+        ),
         contrast_sentences=tuple(contrast),
         alias_sentences=tuple(alias),
+        alias_mentions=frozenset(m.lower() for s in alias for m in _IDENT.findall(s)),
         analysable=ok,
         why_unanalysable=why,
     )
@@ -171,12 +233,18 @@ def proper_nouns(sentence: str) -> frozenset[str]:
     words = _WORD.findall(_strip_mentions(sentence))[1:]
     lex = lexicon()
     return frozenset(
-        w.lower() for w in words
-        if w[:1].isupper() and not w.isupper() and w.lower() not in lex.stopwords
+        w.lower() for w in words if w[:1].isupper() and not w.isupper() and w.lower() not in lex.stopwords
     )
 
 
 def mentions(sentences_: tuple[str, ...], name: str) -> bool:
     """Whether a tool name occurs (as a whole word) in any of the sentences."""
-    pattern = re.compile(r"(?<![A-Za-z0-9_\-])" + re.escape(name.lower()) + r"(?![A-Za-z0-9_])")
+    if not sentences_:
+        return False
+    pattern = _name_pattern(name.lower())
     return any(pattern.search(s) for s in sentences_)
+
+
+@cache
+def _name_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![A-Za-z0-9_\-])" + re.escape(name) + r"(?![A-Za-z0-9_])")

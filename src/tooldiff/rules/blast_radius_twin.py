@@ -45,23 +45,45 @@ KIND = "pair"
 
 _CONTACT_ID = {"type": "string", "description": "contact id"}
 EXAMPLE = [
-    {"name": "link_contacts", "description": "Record that two contact records are the same person. Undo by "
-     "deleting the link.", "input_schema": {"type": "object", "properties": {"a": _CONTACT_ID, "b": _CONTACT_ID},
-                                            "required": ["a", "b"]}},
-    {"name": "merge_contacts", "description": "Merge two contact records that are the same person and delete "
-     "the secondary.", "input_schema": {"type": "object", "properties": {"primary": _CONTACT_ID,
-                                                                         "secondary": _CONTACT_ID},
-                                        "required": ["primary", "secondary"]}},
+    {
+        "name": "link_contacts",
+        "description": "Record that two contact records are the same person. Undo by deleting the link.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"a": _CONTACT_ID, "b": _CONTACT_ID},
+            "required": ["a", "b"],
+        },
+    },
+    {
+        "name": "merge_contacts",
+        "description": "Merge two contact records that are the same person and delete the secondary.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"primary": _CONTACT_ID, "secondary": _CONTACT_ID},
+            "required": ["primary", "secondary"],
+        },
+    },
 ]
 FIXED = [
     EXAMPLE[0],
-    {"name": "merge_contacts", "description": "Merge two contact records that are the same person and delete "
-     "the secondary. Requires a human approval.", "input_schema": {
-         "type": "object",
-         "properties": {"primary": _CONTACT_ID, "secondary": _CONTACT_ID, "confirmed_by": {
-             "type": "string", "description": "The id of the human approval record, as returned by "
-             "request_merge_approval"}},
-         "required": ["primary", "secondary", "confirmed_by"]}},
+    {
+        "name": "merge_contacts",
+        "description": "Merge two contact records that are the same person and delete "
+        "the secondary. Requires a human approval.",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "primary": _CONTACT_ID,
+                "secondary": _CONTACT_ID,
+                "confirmed_by": {
+                    "type": "string",
+                    "description": "The id of the human approval record, as returned by "
+                    "request_merge_approval",
+                },
+            },
+            "required": ["primary", "secondary", "confirmed_by"],
+        },
+    },
 ]
 
 
@@ -81,10 +103,17 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
             f"merged tool would reach {risky.name}'s effect through an argument guarded only by a sentence."
         ),
         fix=(
-            f"Keep both, and give {risky.name} a required argument the model cannot make up: the id of a human "
-            "approval record (e.g. confirmed_by), a confirmation token, or a value only an earlier read returns. "
+            f"Keep both, and give {risky.name} a required argument the model cannot make up: the id of a "
+            "human approval record (e.g. confirmed_by), a confirmation token, or a value only an earlier "
+            "read returns. "
             "A required free-text reason is not a guard."
         ),
-        evidence={"dangerous": risky.name, "blast": ev.level, "blast_evidence": ev.evidence,
-                  "blast_detail": ev.detail, "safe": safe.name, "safe_blast": safe.blast.level},
+        evidence={
+            "dangerous": risky.name,
+            "blast": ev.level,
+            "blast_evidence": ev.evidence,
+            "blast_detail": ev.detail,
+            "safe": safe.name,
+            "safe_blast": safe.blast.level,
+        },
     )

@@ -34,18 +34,30 @@ KIND = "pair"
 
 EXAMPLE = [
     {"name": "get_page", "description": "Get a documentation page.", "input_schema": {"type": "object"}},
-    {"name": "get_page_history", "description": "Get the edit history of a documentation page.",
-     "input_schema": {"type": "object"}},
+    {
+        "name": "get_page_history",
+        "description": "Get the edit history of a documentation page.",
+        "input_schema": {"type": "object"},
+    },
 ]
 FIXED = [
-    {"name": "get_page", "description": "Get the current text of a documentation page. For its past versions, "
-     "use get_page_history.", "input_schema": {"type": "object"}},
-    {"name": "get_page_history", "description": "Get the edit history of a documentation page.",
-     "input_schema": {"type": "object"}},
+    {
+        "name": "get_page",
+        "description": "Get the current text of a documentation page. For its past versions, "
+        "use get_page_history.",
+        "input_schema": {"type": "object"},
+    },
+    {
+        "name": "get_page_history",
+        "description": "Get the edit history of a documentation page.",
+        "input_schema": {"type": "object"},
+    },
 ]
 
 
 def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
+    if not (a.terms.name <= b.terms.name or b.terms.name <= a.terms.name):
+        return None  # each name has a term the other's lacks (the cheap exit on most candidates)
     if not comparable(a, b):
         return None
     only_a, only_b = distinguishing(a, b), distinguishing(b, a)
@@ -54,13 +66,14 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
     small, big, extra = (a, b, only_b) if not only_a else (b, a, only_a)
     return Problem(
         message=(
-            f"{small.name} adds no term beyond {big.name}'s: every term of it ({', '.join(sorted(small.terms.all))}) "
-            f"also describes {big.name}, which adds {', '.join(sorted(extra))}. Nothing says when {small.name} "
+            f"{small.name} adds no term beyond {big.name}'s: every term of it "
+            f"({', '.join(sorted(small.terms.all))}) also describes {big.name}, which adds "
+            f"{', '.join(sorted(extra))}. Nothing says when {small.name} "
             "should win."
         ),
         fix=(
-            f"Add a contrastive boundary clause to {small.name}: \"Use {small.name} for ...; for ..., use "
-            f"{big.name}.\""
+            f'Add a contrastive boundary clause to {small.name}: "Use {small.name} for ...; for ..., use '
+            f'{big.name}."'
         ),
         evidence={"dominated": small.name, "terms": sorted(small.terms.all), "other_adds": sorted(extra)},
     )

@@ -44,21 +44,46 @@ _FLAG = re.compile(
     r"|permanent(?:ly)?|hard_delete|purge|send_email|send_sms|charge|auto_deploy|deploy)(?:_|$)",
     re.I,
 )
-_FLAG_DESC = re.compile(r"\b(page[sd]? the|on-?call|notif(?:y|ies|ied)|everyone|@channel|skips? the|bypass"
-                        r"|without (?:confirmation|review)|permanently)\b", re.I)
+_FLAG_DESC = re.compile(
+    r"\b(page[sd]? the|on-?call|notif(?:y|ies|ied)|everyone|@channel|skips? the|bypass"
+    r"|without (?:confirmation|review)|permanently)\b",
+    re.I,
+)
 _TOP_SEVERITY = re.compile(r"^(p0|p1|sev[-_ ]?[01]|critical|emergency|urgent)$", re.I)
 _PAGES = re.compile(r"\b(page[sd]?\b|paging|on-?call|notif(?:y|ies|ied)|alert(?:s|ed)?|wake)", re.I)
 
-_TICKET = {"type": "object", "properties": {
-    "title": {"type": "string"}, "body": {"type": "string"},
-    "priority": {"enum": ["P4", "P3", "P2", "P1"]},
-    "page_oncall": {"type": "boolean", "default": False}}, "required": ["title", "body", "priority"]}
-EXAMPLE = [{"name": "create_ticket", "description": "Create a support ticket. Set page_oncall when the issue is "
-            "urgent.", "input_schema": _TICKET}]
-FIXED = [{"name": "create_ticket", "description": "Create a support ticket.", "input_schema": {
-    "type": "object", "properties": {"title": {"type": "string"}, "body": {"type": "string"},
-                                     "priority": {"enum": ["P4", "P3", "P2"]}},
-    "required": ["title", "body", "priority"]}}]
+_TICKET = {
+    "type": "object",
+    "properties": {
+        "title": {"type": "string"},
+        "body": {"type": "string"},
+        "priority": {"enum": ["P4", "P3", "P2", "P1"]},
+        "page_oncall": {"type": "boolean", "default": False},
+    },
+    "required": ["title", "body", "priority"],
+}
+EXAMPLE = [
+    {
+        "name": "create_ticket",
+        "description": "Create a support ticket. Set page_oncall when the issue is urgent.",
+        "input_schema": _TICKET,
+    }
+]
+FIXED = [
+    {
+        "name": "create_ticket",
+        "description": "Create a support ticket.",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "title": {"type": "string"},
+                "body": {"type": "string"},
+                "priority": {"enum": ["P4", "P3", "P2"]},
+            },
+            "required": ["title", "body", "priority"],
+        },
+    }
+]
 
 
 def _snake(name: str) -> str:
@@ -96,7 +121,8 @@ def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
             ),
             fix=(
                 f"Move that behaviour into its own tool beside {tool.name} and gate it with a permission "
-                "(a scope the ordinary user lacks, a confirmation step, a rate limit, an audit trail), so it is "
+                "(a scope the ordinary user lacks, a confirmation step, a rate limit, an audit trail), "
+                "so it is "
                 "unreachable rather than discouraged."
             ),
             pointer=f"/input_schema/properties/{name.replace('~', '~0').replace('/', '~1')}",

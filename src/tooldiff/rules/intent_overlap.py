@@ -54,21 +54,37 @@ KIND = "pair"
 
 
 def _schema(props: dict[str, str]) -> dict[str, object]:
-    return {"type": "object", "properties": {k: {"type": v} for k, v in props.items()}, "required": list(props)}
+    return {
+        "type": "object",
+        "properties": {k: {"type": v} for k, v in props.items()},
+        "required": list(props),
+    }
 
 
 EXAMPLE = [
-    {"name": "search_docs", "description": "Search the documentation corpus for pages matching a query.",
-     "input_schema": _schema({"query": "string", "limit": "integer"})},
-    {"name": "find_document", "description": "Find documents relevant to a user's question.",
-     "input_schema": _schema({"question": "string", "top_k": "integer"})},
+    {
+        "name": "search_docs",
+        "description": "Search the documentation corpus for pages matching a query.",
+        "input_schema": _schema({"query": "string", "limit": "integer"}),
+    },
+    {
+        "name": "find_document",
+        "description": "Find documents relevant to a user's question.",
+        "input_schema": _schema({"question": "string", "top_k": "integer"}),
+    },
 ]
 FIXED = [
-    {"name": "search_docs", "description": "Search documentation. Accepts a natural-language question or "
-     "keywords; returns ranked passages with the page they came from.",
-     "input_schema": _schema({"query": "string", "limit": "integer"})},
-    {"name": "get_document_by_id", "description": "Retrieve the full text of one document.",
-     "input_schema": _schema({"document_id": "string"})},
+    {
+        "name": "search_docs",
+        "description": "Search documentation. Accepts a natural-language question or "
+        "keywords; returns ranked passages with the page they came from.",
+        "input_schema": _schema({"query": "string", "limit": "integer"}),
+    },
+    {
+        "name": "get_document_by_id",
+        "description": "Retrieve the full text of one document.",
+        "input_schema": _schema({"document_id": "string"}),
+    },
 ]
 
 
@@ -82,7 +98,8 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
         fix = "One announces itself as an alias of the other: delete the alias and keep one tool."
     else:
         fix = (
-            f"Merge {a.name} and {b.name} into one tool with one argument name and one meaning, and delete the "
+            f"Merge {a.name} and {b.name} into one tool with one argument name and one meaning, and delete "
+            "the "
             "other. Do not add a mode argument to choose between the old behaviours. If one is strictly "
             "worse, delete it."
         )
@@ -94,6 +111,10 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
             "(an id, a url) tells them apart."
         ),
         fix=fix,
-        evidence={"shared_terms": list(found.shared), "cover": round(found.cover, 2),
-                  "same_shape": found.same_shape, "alias": found.alias},
+        evidence={
+            "shared_terms": list(found.shared),
+            "cover": round(found.cover, 2),
+            "same_shape": found.same_shape,
+            "alias": found.alias,
+        },
     )

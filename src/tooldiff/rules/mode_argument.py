@@ -35,12 +35,28 @@ KIND = "tool"
 
 _NAMES = frozenset({"mode", "action", "operation", "op", "action_type", "operation_type", "actiontype"})
 
-EXAMPLE = [{"name": "search_docs", "description": "Search documentation.", "input_schema": {
-    "type": "object", "properties": {"query": {"type": "string"}, "mode": {"enum": ["keyword", "question"]}},
-    "required": ["query", "mode"]}}]
-FIXED = [{"name": "search_docs", "description": "Search documentation with a question or keywords.",
-          "input_schema": {"type": "object", "properties": {"query": {"type": "string"}},
-                           "required": ["query"]}}]
+EXAMPLE = [
+    {
+        "name": "search_docs",
+        "description": "Search documentation.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"query": {"type": "string"}, "mode": {"enum": ["keyword", "question"]}},
+            "required": ["query", "mode"],
+        },
+    }
+]
+FIXED = [
+    {
+        "name": "search_docs",
+        "description": "Search documentation with a question or keywords.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"query": {"type": "string"}},
+            "required": ["query"],
+        },
+    }
+]
 
 
 def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
@@ -61,7 +77,8 @@ def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
                 "instead of by tool, which is a rename, not a merge."
             ),
             fix=(
-                "Keep one behaviour with one meaning and delete the rest, or make each value its own tool whose "
+                "Keep one behaviour with one meaning and delete the rest, or make each value its own tool "
+                "whose "
                 "description says when it applies."
             ),
             pointer=f"/input_schema/properties/{name}",

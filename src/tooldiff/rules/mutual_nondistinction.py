@@ -39,14 +39,22 @@ EXAMPLE = [
     {"name": "find_docs", "description": "Find documentation.", "input_schema": {"type": "object"}},
 ]
 FIXED = [
-    {"name": "search_docs", "description": "Search the docs by keyword. For one page by its id, use get_doc.",
-     "input_schema": {"type": "object"}},
-    {"name": "get_doc", "description": "Fetch the full text of one documentation page by its id.",
-     "input_schema": {"type": "object"}},
+    {
+        "name": "search_docs",
+        "description": "Search the docs by keyword. For one page by its id, use get_doc.",
+        "input_schema": {"type": "object"},
+    },
+    {
+        "name": "get_doc",
+        "description": "Fetch the full text of one documentation page by its id.",
+        "input_schema": {"type": "object"},
+    },
 ]
 
 
 def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
+    if not (a.terms.name <= b.terms.name or b.terms.name <= a.terms.name):
+        return None  # each name has a term the other's lacks (the cheap exit on most candidates)
     if not comparable(a, b) or distinguishing(a, b) or distinguishing(b, a):
         return None
     shared = sorted(a.terms.all)
@@ -56,7 +64,7 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
             "choose it over the other."
         ),
         fix=(
-            f"Add a contrastive boundary clause to each, e.g. \"Use {a.name} for ...; for ..., use {b.name}.\" "
+            f'Add a contrastive boundary clause to each, e.g. "Use {a.name} for ...; for ..., use {b.name}." '
             "If they do the same thing, merge them and delete one."
         ),
         evidence={"terms": shared},

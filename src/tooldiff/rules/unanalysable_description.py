@@ -31,10 +31,20 @@ CODE = "unanalysable-description"
 SEVERITY: Severity = "info"
 KIND = "tool"
 
-EXAMPLE = [{"name": "buscar_facturas", "description": "Busca las facturas del cliente por fecha y devuelve las "
-            "que coinciden con el filtro.", "input_schema": {"type": "object"}}]
-FIXED = [{"name": "buscar_facturas", "description": "Search the customer's invoices by date and return those "
-          "that match the filter.", "input_schema": {"type": "object"}}]
+EXAMPLE = [
+    {
+        "name": "buscar_facturas",
+        "description": "Busca las facturas del cliente por fecha y devuelve las que coinciden con el filtro.",
+        "input_schema": {"type": "object"},
+    }
+]
+FIXED = [
+    {
+        "name": "buscar_facturas",
+        "description": "Search the customer's invoices by date and return those that match the filter.",
+        "input_schema": {"type": "object"},
+    }
+]
 
 
 def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
@@ -47,7 +57,7 @@ def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
                 f"The description of {tool.name} cannot be analysed ({why}): differentia and overlap checks "
                 "did not compare it with its neighbours."
             ),
-            fix="Write the description in English, or open it with an English sentence saying when to choose it.",
+            fix="Write the description in English, or open it with an English sentence saying what it does.",
             pointer="/description",
             evidence={"reason": why},
         )
