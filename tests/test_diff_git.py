@@ -172,3 +172,64 @@ def test_paths_outside_git(tmp_path: Path) -> None:
     (b / "renamed.json").write_bytes((b / "tools.json").read_bytes())
     renamed = run_diff_paths(a / "tools.json", b / "renamed.json")
     assert [(t.toolset, t.change) for t in renamed.tools] == [("renamed.json", "added")]
+
+
+IGNORE_OVERLAP = """ignores:
+  - code: "*"
+    tool: find_document
+    reason: accepted duplicate while we migrate
+"""
+
+
+def test_config_from_head_or_base(repo: Path) -> None:
+    """pull_request: the head's config (an adopting PR is not red); pull_request_target: the base's."""
+    commit(repo, {"agent/tools.json": HEAD_TOOLS, ".tooldiff.yml": IGNORE_OVERLAP})
+    head_cfg = run_diff(repo, "main", "HEAD", config_from="head")
+    assert overlap(head_cfg, "ignored") and not overlap(head_cfg, "new")
+    assert any("config was added" in c for c in head_cfg.config_changes)
+    assert any(c.startswith("Ignore added: * on find_document") for c in head_cfg.config_changes)
+    base_cfg = run_diff(repo, "main", "HEAD", config_from="base")
+    assert overlap(base_cfg, "new")  # a fork cannot silence itself
+
+
+def test_config_change_means_full_scope(repo: Path) -> None:
+    commit(repo, {".tooldiff.yml": "chars_per_token: 3\n"})
+    report = run_diff(repo, "main", "HEAD")
+    assert report.tools == ()  # no tool changed ...
+    assert report.stats["tools_analysed"] == len(tools_of(BASE_TOOLS))  # ... but every tool was analysed
+    assert any("over every toolset" in c for c in report.config_changes)
+
+
+def test_broken_base_config_is_reported_not_fatal(tmp_path: Path) -> None:
+    root = init(tmp_path / "repo")
+    commit(root, {"agent/tools.json": BASE_TOOLS, ".tooldiff.yml": "no_such_key: 1\n"})
+    git(root, "checkout", "-q", "-b", "pr")
+    commit(root, {".tooldiff.yml": "chars_per_token: 4\n", "agent/tools.json": HEAD_TOOLS})
+    report = run_diff(root, "main", "HEAD")
+    assert any("base's config does not load" in c for c in report.config_changes)
+    assert overlap(report)
+
+
+DUMP = """import json, sys
+tools = json.load(open("agent/tools.json"))["tools"]
+json.dump({"tools": [{"name": "code_" + t["name"], "description": t["description"],
+                      "input_schema": t["input_schema"]} for t in tools]}, sys.stdout)
+"""
+
+
+def test_code_defined_tools_run_in_a_worktree_of_each_ref(repo: Path) -> None:
+    import sys
+
+    cfg = f"sources:\n  - command: {sys.executable} dump_tools.py\n    toolset: code-tools\n"
+    commit(repo, {"agent/tools.json": HEAD_TOOLS, ".tooldiff.yml": cfg, "dump_tools.py": DUMP})
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {".tooldiff.yml": cfg, "dump_tools.py": DUMP})  # main has the command too
+    git(repo, "checkout", "-q", "pr")
+    git(repo, "merge", "-q", "--no-edit", "-X", "theirs", "main")
+    report = run_diff(repo, "main", "HEAD")
+    changed = {(t.toolset, t.name, t.change) for t in report.tools}
+    assert ("code-tools", "code_find_document", "added") in changed
+    assert any("Ran the configured command" in n for n in report.notes)
+    untrusted = run_diff(repo, "main", "HEAD", config_from="base")
+    assert any("were not run" in n for n in untrusted.notes)
+    assert "\n" not in git(repo, "worktree", "list")  # the temporary worktrees are gone

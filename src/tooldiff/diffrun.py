@@ -18,7 +18,7 @@ from typing import Literal
 from tooldiff import codetools, tokens
 from tooldiff.baseline import apply_status, load_baseline
 from tooldiff.check import CONFIG_NAMES, find_config
-from tooldiff.config import Config
+from tooldiff.config import Config, ConfigError, config_hash
 from tooldiff.diff import TreeDiff, diff_toolsets
 from tooldiff.diffreport import compare, tool_report, toolset_report, translate
 from tooldiff.discover import discover
@@ -61,24 +61,48 @@ def _discover(source: FileSource, config: Config, paths: Sequence[str],
     return side
 
 
-def config_changes(base: FileSource, head: FileSource, used: Config, config_from: str) -> list[str]:
+@dataclass(slots=True)
+class Configs:
+    """The config both refs are analysed with, and the other ref's, only to compare."""
+
+    used: Config
+    other: Config | None
+    other_error: str | None
+    config_from: str
+
+    @property
+    def full_scope(self) -> bool:
+        return self.other is None or config_hash(self.other) != config_hash(self.used)
+
+
+def load_configs(base: FileSource, head: FileSource, config_from: str) -> Configs:
+    used_src, other_src = (head, base) if config_from == "head" else (base, head)
+    used = find_config(used_src)
+    try:
+        return Configs(used, find_config(other_src), None, config_from)
+    except ConfigError as exc:  # the other side's config is compared, never used: not fatal
+        return Configs(used, None, str(exc), config_from)
+
+
+def config_changes(base: FileSource, head: FileSource, cfg: Configs) -> list[str]:
     """What changed in the config, the ignores and the baseline: the comment lists it."""
     out: list[str] = []
     b_raw, h_raw = _config_bytes(base), _config_bytes(head)
+    other_side = "base" if cfg.config_from == "head" else "head"
     if b_raw != h_raw:
         what = "added" if b_raw is None else "removed" if h_raw is None else "changed"
-        out.append(f"The tooldiff config was {what} in this change; both refs were analysed with the "
-                   f"{config_from}'s config, over every toolset.")
-        try:
-            other = find_config(base if config_from == "head" else head)
-            b_ign, h_ign = (other, used) if config_from == "head" else (used, other)
-            for ig in sorted(set(h_ign.ignores) - set(b_ign.ignores), key=str):
-                out.append(f"Ignore added: {ig.code} on {ig.tool} ({ig.reason})")
-            for ig in sorted(set(b_ign.ignores) - set(h_ign.ignores), key=str):
-                out.append(f"Ignore removed: {ig.code} on {ig.tool} ({ig.reason})")
-        except Exception as exc:  # the other side's config is only compared, never used
-            out.append(f"The {'base' if config_from == 'head' else 'head'}'s config does not load: {exc}")
-    path = used.baseline
+        scope = "over every toolset" if cfg.full_scope else "(no change to the rules it sets)"
+        out.append(f"The tooldiff config was {what}; both refs were analysed with the "
+                   f"{cfg.config_from}'s config, {scope}.")
+    if cfg.other_error is not None:
+        out.append(f"The {other_side}'s config does not load: {cfg.other_error}")
+    elif cfg.other is not None:
+        b_cfg, h_cfg = (cfg.other, cfg.used) if cfg.config_from == "head" else (cfg.used, cfg.other)
+        for ig in sorted(set(h_cfg.ignores) - set(b_cfg.ignores), key=repr):
+            out.append(f"Ignore added: {ig.code} on {ig.tool} ({ig.reason})")
+        for ig in sorted(set(b_cfg.ignores) - set(h_cfg.ignores), key=repr):
+            out.append(f"Ignore removed: {ig.code} on {ig.tool} ({ig.reason})")
+    path = cfg.used.baseline
     b_base, h_base = base.read_many([path]).get(path), head.read_many([path]).get(path)
     if b_base != h_base:
         try:
@@ -157,7 +181,8 @@ def run_diff(
     merge_base = git.merge_base_fetching(base_sha, head_sha)
     base_src = GitSource(git, merge_base, label=base)
     head_src: FileSource = GitWorktreeSource(git) if worktree else GitSource(git, head_sha, label=head)
-    config = find_config(head_src if config_from == "head" else base_src)
+    cfg = load_configs(base_src, head_src, config_from)
+    config = cfg.used
     run = (config_from == "head") if run_commands is None else run_commands
     prefix = Path(repo).resolve().relative_to(git.root.resolve()).as_posix()
     rel = [posixpath.normpath(posixpath.join(prefix, p)) for p in paths]
@@ -173,10 +198,9 @@ def run_diff(
         notes.append(f"Ran the configured command `{cmd}` in a temporary worktree of each ref.")
     if config.sources and not run:
         notes.append("Configured commands were not run (untrusted head under pull_request_target).")
-    changes = config_changes(base_src, head_src, config, config_from)
-    full = _config_bytes(base_src) != _config_bytes(head_src)
     renames = git.renames(merge_base, None if worktree else head_sha)
-    return diff_sides(base_side, head_side, renames, config, full=full, notes=notes, changes=changes,
+    return diff_sides(base_side, head_side, renames, config, full=cfg.full_scope, notes=notes,
+                      changes=config_changes(base_src, head_src, cfg),
                       base_ref=merge_base, head_ref=None if worktree else head_sha)
 
 
@@ -189,12 +213,14 @@ def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = Non
         renames = {base_path.name: head_path.name} if base_path.name != head_path.name else {}
     else:
         b_src, h_src, renames = WorktreeSource(base_path), WorktreeSource(head_path), {}
-    config = config or find_config(h_src)
-    base_side = _discover(b_src, config, (), None)
-    head_side = _discover(h_src, config, (), None)
-    return diff_sides(base_side, head_side, renames, config, full=False,
+    cfg = load_configs(b_src, h_src, "head")
+    if config is not None:
+        cfg = Configs(config, config, None, "head")
+    base_side = _discover(b_src, cfg.used, (), None)
+    head_side = _discover(h_src, cfg.used, (), None)
+    return diff_sides(base_side, head_side, renames, cfg.used, full=cfg.full_scope,
                       base_ref=str(base_path), head_ref=str(head_path),
-                      changes=config_changes(b_src, h_src, config, "head"))
+                      changes=config_changes(b_src, h_src, cfg))
 
 
 class _OneFile:
