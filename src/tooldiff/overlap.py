@@ -44,6 +44,13 @@ def missing_name_terms(x: ToolView, y: ToolView) -> frozenset[str]:
     return frozenset(t for t in x.core if t not in y.terms.all)
 
 
+def _shared_object(a: ToolView, b: ToolView) -> bool:
+    """The two summaries name at least one common thing besides the action (vendor words aside)."""
+    verbs = lexicon().action_classes
+    vendors = (frozenset(a.name_seq) - frozenset(a.core)) | (frozenset(b.name_seq) - frozenset(b.core))
+    return bool((a.terms.summary & b.terms.summary) - verbs - vendors)
+
+
 def _cover(x: ToolView, y: ToolView) -> float:
     own = x.terms.summary - (frozenset(x.name_seq) - frozenset(x.core))
     return len(own & y.terms.all) / len(own) if own else 0.0
@@ -76,10 +83,12 @@ def intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
     ):
         return None  # a stated boundary
     low, high = sorted((_cover(a, b), _cover(b, a)))
-    if a.core and a.core == b.core:
-        if low < COVER_SAME_NAME:
+    if low < COVER_MIN:
+        # The relaxed paths need the summaries to name a common thing besides the action: "Search for
+        # movies" and "Search for GitLab projects" share a verb and nothing else.
+        same_name = a.core and a.core == b.core and low >= COVER_SAME_NAME
+        inside = high >= COVER_FULL and low >= COVER_LOW
+        if not ((same_name or inside) and (_shared_object(a, b) or low >= COVER_LOW)):
             return None
-    elif low < COVER_MIN and not (high >= COVER_FULL and low >= COVER_LOW):
-        return None
     cover = low
     return Overlap(cover, shared, same_shape, False)
