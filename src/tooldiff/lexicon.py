@@ -24,6 +24,7 @@ class Lexicon:
     ambient_args: frozenset[str]
     routing_suffixes: frozenset[str]
     routing_words: frozenset[str]
+    compatible_actions: dict[str, frozenset[str]]  # action class -> classes a request cannot tell apart
 
 
 def _first_wins(groups: dict[str, list[str]]) -> dict[str, str]:
@@ -49,4 +50,7 @@ def lexicon() -> Lexicon:
         ambient_args=frozenset(raw["ambient_args"]),
         routing_suffixes=frozenset(raw["routing_suffixes"]),
         routing_words=frozenset(raw["routing_words"]),
+        compatible_actions={
+            k: frozenset(v) for k, v in raw["compatible_actions"].items() if not k.startswith("_")
+        },
     )

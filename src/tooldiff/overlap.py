@@ -39,9 +39,24 @@ def routing_split(a: ToolView, b: ToolView) -> tuple[Arg, ...]:
     return tuple(out)
 
 
+def compatible_actions(a: ToolView, b: ToolView) -> bool:
+    """Same action, or actions a request cannot tell apart ("get the events" / "list the events")."""
+    if not a.actions or not b.actions or a.actions & b.actions:
+        return True
+    table = lexicon().compatible_actions
+    return any(y in table.get(x, ()) for x in a.actions for y in b.actions)
+
+
+def _has(y: ToolView, term: str) -> bool:
+    """y's text holds the term, or the term is an action y's own action cannot be told apart from."""
+    if term in y.terms.all:
+        return True
+    return term in lexicon().compatible_actions and bool(y.actions & lexicon().compatible_actions[term])
+
+
 def missing_name_terms(x: ToolView, y: ToolView) -> frozenset[str]:
     """Terms of x's name (vendor prefix aside) that y's text lacks: a request could be tested against them."""
-    return frozenset(t for t in x.core if t not in y.terms.all)
+    return frozenset(t for t in x.core if not _has(y, t))
 
 
 def _shared_object(a: ToolView, b: ToolView) -> bool:
@@ -53,7 +68,7 @@ def _shared_object(a: ToolView, b: ToolView) -> bool:
 
 def _cover(x: ToolView, y: ToolView) -> float:
     own = x.terms.summary - (frozenset(x.name_seq) - frozenset(x.core))
-    return len(own & y.terms.all) / len(own) if own else 0.0
+    return sum(1 for t in own if _has(y, t)) / len(own) if own else 0.0
 
 
 def different_systems(a: ToolView, b: ToolView) -> bool:
@@ -67,7 +82,7 @@ def intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
     """The overlap, or None. Cheap, selective tests first: this runs on every candidate pair."""
     alias = mentions(a.terms.alias_sentences, b.name) or mentions(b.terms.alias_sentences, a.name)
     if not alias:
-        if a.actions and b.actions and not (a.actions & b.actions):
+        if not compatible_actions(a, b):
             return None
         if missing_name_terms(a, b) or missing_name_terms(b, a) or different_systems(a, b):
             return None

@@ -87,6 +87,9 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
     args = parse_args(tool.input_schema)
     actions = _actions(name_seq, tool.description or "", classes)
     keys = {f"t:{t}" for t in terms.all} | set(shape_keys(args)) | {f"n:{t}" for t in name_seq}
+    # An action that a request cannot tell apart from ours counts as ours (see `overlap._has`).
+    compatible = lexicon().compatible_actions
+    keys |= {f"t:{c}" for a in actions for c in compatible.get(a, ())}
     keys |= {f"i:{a}:{t}" for a in actions for t in terms.summary if t not in classes}
     # Alias notices name the other tool: both ends meet on the name.
     keys |= {f"m:{m}" for m in terms.alias_mentions} | {f"m:{tool.name.lower()}"}

@@ -46,6 +46,7 @@ _FLAG = re.compile(
 )
 _FLAG_DESC = re.compile(
     r"\b(page[sd]? the|on-?call|notif(?:y|ies|ied)|everyone|@channel|skips? the|bypass"
+    r"|every (?:employee|member|user|customer|subscriber)|all (?:staff|members|users|employees|customers)"
     r"|without (?:confirmation|review)|permanently)\b",
     re.I,
 )
