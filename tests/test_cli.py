@@ -1,0 +1,157 @@
+"""The command line, run in-process on real files in temp dirs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from tooldiff import __version__
+from tooldiff.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "helpdesk" / "head" / "tools.json"
+
+
+def report_schema() -> dict[str, object]:
+    text = resources.files("tooldiff").joinpath("data", "report.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert __version__ in capsys.readouterr().out
+
+
+def test_check_json_follows_the_report_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", str(EXAMPLE), "--format", "json")
+    doc = json.loads(out)
+    jsonschema.validate(doc, report_schema())
+    codes = {f["code"] for f in doc["findings"]}
+    assert "intent-overlap" in codes
+    assert {t["name"] for t in doc["tools"]} >= {"search_docs", "find_document", "escalate_ticket"}
+    # The helpdesk has warnings and infos but no provider errors: exit 0 at the default fail-on.
+    assert code == 0
+
+
+def test_check_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
+    first = run(capsys, "check", str(EXAMPLE), "--format", "json")[1]
+    second = run(capsys, "check", str(EXAMPLE), "--format", "json")[1]
+    assert first == second
+
+
+def test_fail_on_warning_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = run(capsys, "check", str(EXAMPLE), "--fail-on", "warning")
+    assert code == 1
+    code, _, _ = run(capsys, "check", str(EXAMPLE), "--fail-on", "never")
+    assert code == 0
+
+
+def test_bad_config_exits_2_naming_file_line_and_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".tooldiff.yml").write_text("targets: [anthropic]\nbogus_key: 1\n", encoding="utf-8")
+    (tmp_path / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "check")
+    assert code == 2
+    assert ".tooldiff.yml" in err and "2" in err and "bogus_key" in err
+
+
+def test_parse_error_does_not_hide_other_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "good.json").write_bytes(EXAMPLE.read_bytes())
+    (tmp_path / "bad.json").write_text('{"tools": [{"name": "x",\n  "description": }\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "check", "good.json", "bad.json", "--format", "json")
+    doc = json.loads(out)
+    errors = [f for f in doc["findings"] if f["code"] == "parse-error"]
+    assert len(errors) == 1 and errors[0]["file"] == "bad.json" and errors[0]["line"] == 2
+    assert any(f["code"] == "intent-overlap" for f in doc["findings"])
+    assert code == 1
+
+
+def test_baseline_makes_existing_findings_pass(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "check", "--fail-on", "info")[0] == 1
+    assert run(capsys, "baseline")[0] == 0
+    assert (tmp_path / ".tooldiff-baseline.json").exists()
+    code, out, _ = run(capsys, "check", "--fail-on", "info", "--format", "json")
+    assert code == 0
+    statuses = {f["status"] for f in json.loads(out)["findings"]}
+    assert statuses == {"baselined"}
+
+
+def test_ignores_need_a_reason_and_apply(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".tooldiff.yml").write_text(
+        "ignores:\n  - code: intent-overlap\n    tool: find_document\n    reason: being deleted in #12\n",
+        encoding="utf-8",
+    )
+    _, out, _ = run(capsys, "check", "--format", "json")
+    overlap = [f for f in json.loads(out)["findings"] if f["code"] == "intent-overlap"]
+    assert overlap and all(f["status"] == "ignored" for f in overlap)
+    (tmp_path / ".tooldiff.yml").write_text(
+        "ignores:\n  - code: intent-overlap\n    tool: find_document\n", encoding="utf-8"
+    )
+    assert run(capsys, "check")[0] == 2
+
+
+def test_describe_has_one_row_per_tool(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "describe", str(EXAMPLE))
+    assert code == 0
+    rows = out.strip().splitlines()
+    assert len(rows) == 1 + 6
+    assert "schemaHash" in rows[0] and "tokens[estimate]" in rows[0]
+
+
+def test_rules_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules")
+    assert code == 0 and "intent-overlap" in out and "optional-not-required" in out
+    code, out, _ = run(capsys, "explain", "blast-radius-twin")
+    assert code == 0 and "blast-radius-twin" in out
+    assert run(capsys, "explain", "no-such-rule")[0] == 2
+
+
+def test_init_never_clobbers_without_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "init")[0] == 0
+    workflow = tmp_path / ".github" / "workflows" / "tooldiff.yml"
+    config = tmp_path / ".tooldiff.yml"
+    assert workflow.exists() and config.exists()
+    assert run(capsys, "init")[0] == 0  # identical files: nothing to do
+    config.write_text("targets: [anthropic]\n", encoding="utf-8")
+    assert run(capsys, "init")[0] == 1
+    assert config.read_text(encoding="utf-8") == "targets: [anthropic]\n"
+    assert run(capsys, "init", "--force")[0] == 0
+    assert config.read_text(encoding="utf-8") != "targets: [anthropic]\n"
+    # What init writes is a valid config.
+    assert run(capsys, "check", str(EXAMPLE))[0] == 0
+
+
+def test_python_dash_m_works() -> None:
+    out = subprocess.run([sys.executable, "-m", "tooldiff", "--version"], capture_output=True, text=True,
+                         check=True)
+    assert __version__ in out.stdout
