@@ -39,7 +39,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # The package itself: plain source on the path (no build step, no setuptools in the image), precompiled
 # so that a run does not compile on every start.
 COPY src/tooldiff /opt/tooldiff/app/tooldiff
-RUN printf '#!/bin/sh\nexec /opt/tooldiff/bin/python -m tooldiff "$@"\n' > /opt/tooldiff/bin/tooldiff \
+# The command is a Python script, not a shell wrapper: sh would drop the hyphenated INPUT_* variables.
+RUN printf '#!/opt/tooldiff/bin/python\nfrom tooldiff.cli import main\nraise SystemExit(main())\n' \
+      > /opt/tooldiff/bin/tooldiff \
  && chmod +x /opt/tooldiff/bin/tooldiff \
  && echo /opt/tooldiff/app > /opt/tooldiff/lib/python3.13/site-packages/tooldiff.pth \
  && /opt/tooldiff/bin/python -m compileall -q -j 0 /opt/tooldiff \
