@@ -64,9 +64,11 @@ def test_fast_parse_equals_json_loads_and_records_item_spans() -> None:
     text = json.dumps(value, indent=2)
     fast = FastJson(text, lambda item: "name" not in item, FAST_DEPTH, json.JSONDecoder())
     assert fast.parse() == json.loads(text)
-    start, end = fast.span(("z", "w", "0", "tools", "0")) or (0, 0)
-    assert json.loads(text[start:end]) == {"k": 1}
-    assert fast.span(("x", "9")) is None
+    lines = text.split("\n")
+    first, last = fast.lines(("z", "w", "0", "tools", "0")) or (0, 0)
+    assert json.loads("\n".join(lines[first - 1 : last])) == {"k": 1}
+    assert fast.lines(("x", "1", "1")) is not None and fast.lines(("x", "9")) is None
+    assert fast.lines(()) == (1, len(lines))
 
 
 def test_fast_parse_rejects_what_json_rejects() -> None:

@@ -155,7 +155,8 @@ class FastJson:
     offsets are known; everything else is parsed by the C scanner in one piece. A list item that is an
     object is scanned whole and only walked again when `descend(value)` asks for it (a wrapper, not a
     record), so a file of records is parsed once. Errors are left to `json.loads` for its messages.
-    `items[path of a list]` holds (start, end) of each item, in order.
+    `items[path of a list]` holds (first line, last line) of each item, in order: lines are counted as the
+    walk moves forward, so every character is counted once, in C.
     """
 
     def __init__(self, text: str, descend: Callable[[Any], bool], max_depth: int, decoder: json.JSONDecoder):
@@ -164,18 +165,27 @@ class FastJson:
         self.max_depth = max_depth
         self.scan = decoder.scan_once  # type: ignore[attr-defined]
         self.items: dict[Path, list[tuple[int, int]]] = {}
-        self.root: tuple[int, int] = (0, 0)
+        self.root: tuple[int, int] = (1, 1)
+        self._pos = 0
+        self._line = 1
+
+    def _line_at(self, i: int) -> int:
+        """Line of offset i; offsets asked for never go backwards."""
+        self._line += self.text.count("\n", self._pos, i)
+        self._pos = i
+        return self._line
 
     def parse(self) -> Any:
         s = self.text
         i = _WS.match(s, 0).end()  # type: ignore[union-attr]
+        first = self._line_at(i)
         value, end = self._value(i, (), 0)
-        self.root = (i, end)
+        self.root = (first, self._line_at(end - 1))
         if _WS.match(s, end).end() != len(s):  # type: ignore[union-attr]
             raise ValueError("extra data")
         return value
 
-    def span(self, path: Path) -> tuple[int, int] | None:
+    def lines(self, path: Path) -> tuple[int, int] | None:
         if not path:
             return self.root
         items = self.items.get(path[:-1])
@@ -197,15 +207,16 @@ class FastJson:
             self.items[path] = spans
             if s[i] == "]":
                 return out, i + 1
-            scan, descend, deeper = self.scan, self.descend, depth + 1
+            scan, descend, deeper, line_at = self.scan, self.descend, depth + 1, self._line_at
             while True:
+                first = line_at(i)
                 if s[i] == "{":
                     value, end = scan(s, i)
                     if descend(value):
                         value, end = self._value(i, (*path, str(len(out))), deeper)
                 else:
                     value, end = self._value(i, (*path, str(len(out))), deeper)
-                spans.append((i, end))
+                spans.append((first, line_at(end - 1)))
                 out.append(value)
                 i = ws(s, end).end()  # type: ignore[union-attr]
                 if s[i] == ",":

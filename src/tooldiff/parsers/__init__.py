@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from tooldiff.model import ParsedFile, ParseError, Tool
-from tooldiff.parsers.detect import Found, find, is_wrapper
+from tooldiff.parsers.detect import find, is_wrapper
 from tooldiff.parsers.load import Document, JsonlErrors, LoadError, decode, load_documents
+from tooldiff.parsers.record import Fields
 from tooldiff.positions import LineIndex, to_pointer
 
 DEFAULT_MAX_BYTES = 20_000_000
@@ -41,15 +42,18 @@ def _failed(path: str, line: int, message: str) -> ParsedFile:
 def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list[ParseError]]:
     tools: list[Tool] = []
     errors: list[ParseError] = []
-    index = LineIndex(text) if any(d.kind == "json" for d in docs) else None
+    index = LineIndex(text)
     for doc in docs:
         found = list(find(doc.value))
         if not found:
             continue
-        lines = doc.lines([f.path for f in found], index)
-        for hit in found:
-            first, last = lines.get(hit.path, (1, 1))
-            tool, message = _build(path, doc, hit, first, last)
+        pointers: dict[int, str] = {}  # by id of the parent tuple, shared by the records of one list
+        for hit, (first, last) in zip(found, doc.item_lines(found, index), strict=True):
+            base = pointers.get(id(hit.parent))
+            if base is None:
+                base = pointers[id(hit.parent)] = to_pointer((*doc.prefix, *hit.parent))
+            pointer = base if hit.at < 0 else f"{base}/{hit.at}"
+            tool, message = _build(path, pointer, hit.fields, first, last)
             if tool is not None:
                 tools.append(tool)
             else:
@@ -57,35 +61,33 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
     return tools, errors
 
 
-def _build(path: str, doc: Document, hit: Found, line: int, end_line: int) -> tuple[Tool | None, str]:
-    fields = hit.fields
+def _build(path: str, pointer: str, fields: Fields, line: int, end_line: int) -> tuple[Tool | None, str]:
     body = fields.body
     name = body.get("name")
-    pointer = to_pointer((*doc.prefix, *hit.path))
     if not isinstance(name, str):
         what = "missing" if name is None else "not a string"
         return None, f"{fields.format} tool at {pointer or '/'}: `name` is {what}"
     description: Any = body.get("description")
     if description is None:
         description = ""
-    if not isinstance(description, str):
+    elif not isinstance(description, str):
         return None, f"{fields.format} tool at {pointer or '/'} ({name}): `description` is not a string"
+    key = fields.schema_key
     body_pointer = pointer + to_pointer(fields.body_path) if fields.body_path else pointer
-    schema_pointer = f"{body_pointer}/{fields.schema_key}" if fields.schema_key else body_pointer
-    strict = fields.strict if isinstance(fields.strict, bool) else None
+    strict, title, annotations = fields.strict, fields.title, fields.annotations
     return Tool(
         name=name,
         description=description,
-        input_schema=body[fields.schema_key] if fields.schema_key else None,
+        input_schema=body[key] if key else None,
         format=fields.format,
         file=path,
         line=line,
         end_line=end_line,
         pointer=pointer,
-        schema_pointer=schema_pointer,
-        strict=strict,
-        title=fields.title if isinstance(fields.title, str) else None,
-        annotations=fields.annotations if isinstance(fields.annotations, dict) else None,
+        schema_pointer=f"{body_pointer}/{key}" if key else body_pointer,
+        strict=strict if strict is True or strict is False else None,
+        title=title if title is None or isinstance(title, str) else None,
+        annotations=annotations if annotations is None or isinstance(annotations, dict) else None,
         output_schema=fields.output_schema,
-        schema_key=fields.schema_key,
+        schema_key=key,
     ), ""

@@ -21,8 +21,15 @@ MAX_DEPTH = 6
 
 
 class Found(NamedTuple):
-    path: tuple[str, ...]
+    """A record at `parent[at]`, or the whole document when `at` is -1."""
+
+    parent: tuple[str, ...]
+    at: int
     fields: Fields
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return self.parent if self.at < 0 else (*self.parent, str(self.at))
 
 
 TRIGGERS: frozenset[str] = frozenset().union(*(m.TRIGGERS for m in FORMAT_MODULES))
@@ -68,7 +75,7 @@ def find(value: Any) -> Iterator[Found]:
     if isinstance(value, dict):
         fields = classify(value, None)
         if fields is not None:
-            yield Found((), fields)
+            yield Found((), -1, fields)
         else:
             yield from _in_dict(value, (), 0)
     elif isinstance(value, list):
@@ -102,7 +109,7 @@ def _in_list(
                 hits.append((index, fields))
     if not rest:
         for index, fields in hits:
-            yield Found((*path, str(index)), fields)
+            yield Found(path, index, fields)
         return
     formats = Counter(f.format for _, f in hits)
     found = dict(hits)
@@ -111,6 +118,6 @@ def _in_list(
         if hit is None:
             hit = _schemaless(items[index], container, formats)
         if hit is not None:
-            yield Found((*path, str(index)), hit)
+            yield Found(path, index, hit)
         else:
             yield from _in_dict(items[index], (*path, str(index)), depth + 1)

@@ -6,12 +6,13 @@ Every failure is a `LoadError` carrying the best line we can give; `parse_bytes`
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
+from tooldiff.parsers.detect import Found
 from tooldiff.positions import FastJson, JsonSpans, LineIndex, Path, text_kind, yaml_lines, yaml_node
 
 FAST_DEPTH = 8
@@ -41,36 +42,40 @@ class Document:
     node: yaml.Node | None = None
     fast: FastJson | None = None
 
-    def lines(self, paths: Iterable[Path], index: LineIndex | None) -> dict[Path, tuple[int, int]]:
-        """(first line, last line) of each path (relative to the document) that exists."""
-        paths = list(paths)
+    def item_lines(self, found: Sequence[Found], index: LineIndex) -> list[tuple[int, int]]:
+        """(first line, last line) of each found record, in order."""
         if self.kind == "jsonl":
-            return {p: (self.line_no, self.line_no) for p in paths}
+            return [(self.line_no, self.line_no)] * len(found)
         if self.kind == "yaml":
-            out: dict[Path, tuple[int, int]] = {}
-            for p in paths:
-                node, _ = yaml_node(self.node, p) if self.node is not None else (None, None)
-                if node is not None:
-                    out[p] = yaml_lines(node, None)
+            assert self.node is not None
+            out: list[tuple[int, int]] = []
+            for hit in found:
+                node, _ = yaml_node(self.node, hit.path)
+                out.append((1, 1) if node is None else yaml_lines(node, None))
             return out
-        assert index is not None
-        spans: list[tuple[Path, int, int]] = []
-        missing: list[Path] = []
-        for p in paths:
-            span = self.fast.span(p) if self.fast is not None else None
-            if span is None:
-                missing.append(p)
-            else:
-                spans.append((p, span[0], span[1]))
+        return self._json_lines(found, index)
+
+    def _json_lines(self, found: Sequence[Found], index: LineIndex) -> list[tuple[int, int]]:
+        known = self.fast.items if self.fast is not None else {}
+        lines: list[tuple[int, int] | None] = []
+        last_parent: Path | None = None
+        items: list[tuple[int, int]] | None = None
+        for hit in found:
+            if hit.at < 0:
+                lines.append(self.fast.root if self.fast is not None else None)
+                continue
+            if hit.parent is not last_parent:  # records of one list share their parent tuple
+                last_parent, items = hit.parent, known.get(hit.parent)
+            lines.append(items[hit.at] if items is not None and hit.at < len(items) else None)
+        missing = [k for k, v in enumerate(lines) if v is None]
         if missing:  # deeper than the fast parse walked: one structural pass for the rest
-            found = JsonSpans(self.text, self.base).spans(missing)
-            spans.extend((p, s[1], s[2]) for p, s in found.items())
-        offsets: list[int] = []
-        for _, a, b in spans:
-            offsets.append(a)
-            offsets.append(b - 1)
-        line = index.lines(offsets)
-        return {p: (line[a], line[b - 1]) for p, a, b in spans}
+            spans = JsonSpans(self.text, self.base).spans([found[k].path for k in missing])
+            offsets = [o for _, a, b in spans.values() for o in (a, max(a, b - 1))]
+            line = index.lines(offsets)
+            for k in missing:
+                span = spans.get(found[k].path)
+                lines[k] = (1, 1) if span is None else (line[span[1]], line[max(span[1], span[2] - 1)])
+        return [v if v is not None else (1, 1) for v in lines]
 
 
 def decode(data: bytes) -> str:
