@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from fakegithub import FakeGitHub
+from gitbuild import git
 from prscenario import TOKEN, PullRequest, dispatch_event, environment, fixed_head, helpdesk
 from tooldiff import action
 from tooldiff.github import comment_marker, make_client
@@ -60,3 +61,32 @@ def test_workflow_dispatch_audit_writes_sarif(fake: FakeGitHub, tmp_path: Path) 
     sarif = json.loads((pr.repo / "tooldiff.sarif").read_text())
     assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"]
     assert (pr.repo / "tooldiff-report.json").is_file() and fake.requests == []
+
+
+def test_shallow_checkout_fetches_the_base(fake: FakeGitHub, tmp_path: Path) -> None:
+    """actions/checkout clones one commit deep: the merge base must be fetched from origin."""
+    origin = PullRequest(tmp_path / "origin", fake)
+    origin.push({"tools.json": helpdesk("head")})
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--branch", "pr", f"file://{origin.repo}", str(clone))
+    assert git(clone, "rev-parse", "--is-shallow-repository") == "true"
+    code = run(fake, tmp_path, "pull_request", origin.event_dir / "event.json", clone, origin.head)
+    assert code == 1 and len(fake.bot_comments(2)) == 1
+
+
+def test_pull_request_target_never_runs_commands_and_uses_the_base_config(fake: FakeGitHub,
+                                                                           tmp_path: Path) -> None:
+    pr = PullRequest(tmp_path, fake)
+    marker = tmp_path / "pwned"
+    # The PR adds a command source and silences the overlap rule in its own config: neither may work.
+    config = (f"sources:\n  - {{command: \"touch {marker}\", toolset: evil}}\n"
+              "rules:\n  intent-overlap: {enabled: false}\n")
+    pr.push({"tools.json": helpdesk("head"), ".tooldiff.yml": config})
+    code = run(fake, tmp_path, "pull_request_target", pr.event_dir / "event.json", pr.repo, pr.head)
+    assert not marker.exists()
+    [comment] = [dict(c) for c in fake.bot_comments(2)]
+    assert code == 1 and "intent" in comment["body"]
+    # The same config under `pull_request` is the repository's own: it applies (and proves it is valid).
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head)
+    [trusted] = fake.bot_comments(2)
+    assert "intent-overlap" not in trusted["body"] and not marker.exists()
