@@ -1,0 +1,66 @@
+"""The candidate search finds every pair a pair rule flags (brute force on the seed and labelled sets)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tooldiff.eval import make_tool
+from tooldiff.pairs import ToolView, analyse, candidates, check_pair
+from tooldiff.rules import PAIR_PRECEDENCE
+from tooldiff.rules.base import Context
+
+CTX = Context()
+CONTEXTS = {code: CTX for code in PAIR_PRECEDENCE}
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _flagged(views: list[ToolView]) -> set[tuple[int, int]]:
+    return {
+        (i, j)
+        for i in range(len(views))
+        for j in range(i + 1, len(views))
+        if check_pair(views[i], views[j], CONTEXTS) is not None
+    }
+
+
+def _views(records: list[dict[str, Any]]) -> list[ToolView]:
+    return [analyse(make_tool(r, i), CTX) for i, r in enumerate(records)]
+
+
+def test_candidates_are_ordered_unique_pairs() -> None:
+    views = _views(
+        [
+            {"name": "search_docs", "description": "Search the docs."},
+            {"name": "find_docs", "description": "Find documentation."},
+            {"name": "get_weather", "description": "Get the weather for a city."},
+        ]
+    )
+    got = candidates(views)
+    assert got == sorted(set(got)) and all(i < j for i, j in got)
+    assert (0, 1) in got and (0, 2) not in got
+
+
+def test_complete_on_own_and_frozen_cases() -> None:
+    for name in ("own.json", "frozen.json"):
+        for case in json.loads((REPO / "tests/eval" / name).read_text("utf-8")):
+            views = _views(case["tools"])
+            assert _flagged(views) <= set(candidates(views)), case["case"]
+
+
+def test_complete_on_seed_cases(shared_dir: Path) -> None:
+    for case in json.loads((shared_dir / "cases/seed-cases.json").read_text("utf-8")):
+        views = _views(case["tools"])
+        assert _flagged(views) <= set(candidates(views)), case["case"]
+
+
+def test_complete_on_labelled_pairs_as_one_toolset(shared_dir: Path) -> None:
+    # All 490 definitions of pairs.json in one toolset: every pair any rule flags must be a candidate.
+    pairs = json.loads((shared_dir / "corpora/labelled/pairs.json").read_text("utf-8"))
+    records = [p[side] for p in pairs for side in ("a", "b")]
+    views = _views(records)
+    flagged = _flagged(views)
+    got = set(candidates(views))
+    assert flagged and flagged <= got
+    assert len(got) < len(views) * (len(views) - 1) // 4  # far fewer than all pairs

@@ -1,0 +1,179 @@
+"""The overlap rules: documented examples, blast evidence, guards, one headline per pair."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tooldiff.blast import assess, guards
+from tooldiff.eval import make_tool, run_toolset
+from tooldiff.pairs import analyse, check_pair
+from tooldiff.rules import PAIR_PRECEDENCE, get
+from tooldiff.rules.base import Context
+
+PAIR_CODES = ("mutual-nondistinction", "directional-domination", "intent-overlap", "blast-radius-twin")
+TOOL_CODES = ("unanalysable-description", "escalation-flag", "mode-argument")
+CTX = Context()
+
+
+def _fires(module: ModuleType, tools: list[dict[str, Any]]) -> bool:
+    made = [make_tool(t, i) for i, t in enumerate(tools)]
+    if module.KIND == "pair":
+        views = [analyse(t, CTX) for t in made]
+        return any(
+            module.check(views[i], views[j], CTX) is not None
+            for i in range(len(views))
+            for j in range(i + 1, len(views))
+        )
+    return any(list(module.check(t, CTX)) for t in made)
+
+
+@pytest.mark.parametrize("code", PAIR_CODES + TOOL_CODES)
+def test_example_fires_and_fixed_does_not(code: str) -> None:
+    module = get(code)
+    assert _fires(module, module.EXAMPLE), f"{code}: EXAMPLE must fire"
+    assert not _fires(module, module.FIXED), f"{code}: FIXED must stay silent"
+
+
+@pytest.mark.parametrize("code", PAIR_CODES + TOOL_CODES)
+def test_docstring_has_the_sections(code: str) -> None:
+    doc = get(code).__doc__ or ""
+    for section in ("## What it finds", "## Why it matters", "## Example", "## Use instead", "## References"):
+        assert section in doc, f"{code} lacks {section}"
+
+
+def test_directional_domination_is_silent_below_two_terms() -> None:
+    module = get("directional-domination")
+    tools = [
+        {"name": "docs", "description": ""},
+        {"name": "docs_history", "description": "History of the docs."},
+    ]
+    assert not _fires(module, tools)
+
+
+def test_alias_notice_does_not_count_as_a_boundary() -> None:
+    alias = [
+        {"name": "read_file", "description": "Read the contents of a file. Deprecated: use read_text_file."},
+        {"name": "read_text_file", "description": "Read the contents of a file as text."},
+    ]
+    got = run_toolset([make_tool(t, i) for i, t in enumerate(alias)])
+    assert got.pairs[("read_file", "read_text_file")][0] == "intent-overlap"
+
+
+def test_one_headline_per_pair_with_the_others_related() -> None:
+    tools = [
+        {"name": "search_docs", "description": "Search the docs.", "input_schema": {"type": "object"}},
+        {"name": "find_docs", "description": "Find documentation.", "input_schema": {"type": "object"}},
+    ]
+    a, b = (analyse(make_tool(t, i), CTX) for i, t in enumerate(tools))
+    got = check_pair(a, b, {code: CTX for code in PAIR_PRECEDENCE})
+    assert got is not None
+    code, problem = got
+    assert code == "intent-overlap" and problem.related == ("mutual-nondistinction",)
+    assert problem.tools == ("find_docs", "search_docs")
+    # A disabled rule (absent from contexts) is not run.
+    only = check_pair(a, b, {"mutual-nondistinction": CTX})
+    assert only is not None and only[0] == "mutual-nondistinction" and only[1].related == ()
+
+
+def _tool(name: str, desc: str, **extra: Any) -> Any:
+    return make_tool({"name": name, "description": desc, "input_schema": {"type": "object"}, **extra})
+
+
+def test_blast_evidence_order_config_then_annotations_then_lexicon() -> None:
+    t = _tool("purge_cache", "Permanently delete every cached page.", annotations={"readOnlyHint": True})
+    assert assess(t, {"purge_cache": {"blast": "write"}}).evidence == "config"
+    assert assess(t).evidence == "annotations" and assess(t).level == "read"
+    lex = assess(_tool("purge_cache", "Permanently delete every cached page."))
+    assert (lex.level, lex.evidence) == ("destructive", "lexicon")
+    page = assess(_tool("escalate_ticket", "Create a P1 incident and page the on-call engineer."))
+    assert page.level == "external" and "page" in page.detail
+    assert assess(_tool("get_page", "Get one documentation page.")).level == "read"
+
+
+def test_undo_sentences_are_not_the_tool_effect() -> None:
+    t = _tool("link_contacts", "Record that two contacts are the same person. Undo by deleting the link.")
+    assert not assess(t).dangerous
+
+
+def test_guards_are_values_the_model_cannot_make_up() -> None:
+    def schema(**props: Any) -> dict[str, Any]:
+        return {"type": "object", "properties": props, "required": list(props)}
+
+    approval = {
+        "type": "string",
+        "description": "Id of the human approval record, as returned by request_approval",
+    }
+    assert guards(make_tool({"name": "m", "input_schema": schema(confirmed_by=approval)})) == (
+        "confirmed_by",
+    )
+    assert guards(make_tool({"name": "m", "input_schema": schema(confirmation_token={"type": "string"})}))
+    # A required free-text reason is a description with a colon in it.
+    assert guards(make_tool({"name": "m", "input_schema": schema(reason={"type": "string"})})) == ()
+
+
+def test_blast_twin_message_names_evidence_and_guard() -> None:
+    module = get("blast-radius-twin")
+    a, b = (analyse(make_tool(t, i), CTX) for i, t in enumerate(module.EXAMPLE))
+    problem = module.check(a, b, CTX)
+    assert problem is not None
+    assert "lexicon" in problem.message and "Do not merge" in problem.message
+    assert "approval" in problem.fix and problem.evidence["dangerous"] == "merge_contacts"
+
+
+def test_configured_blast_makes_a_twin_where_wording_cannot() -> None:
+    tools = [
+        {
+            "name": "restart_service",
+            "description": "Restart every instance of a service.",
+            "input_schema": {
+                "type": "object",
+                "properties": {"service": {"type": "string"}},
+                "required": ["service"],
+            },
+        },
+        {
+            "name": "reboot_service",
+            "description": "Reboot the instances of a service.",
+            "input_schema": {
+                "type": "object",
+                "properties": {"service": {"type": "string"}},
+                "required": ["service"],
+            },
+        },
+    ]
+    made = [make_tool(t, i) for i, t in enumerate(tools)]
+    assert run_toolset(made).pairs[("reboot_service", "restart_service")][0] == "intent-overlap"
+    got = run_toolset(made, {"reboot_service": {"blast": "destructive"}})
+    assert got.pairs[("reboot_service", "restart_service")][0] == "blast-radius-twin"
+
+
+@pytest.mark.parametrize(
+    ("prop", "fires"),
+    [
+        ({"type": "boolean", "description": "Notify every member of the channel"}, True),
+        ({"type": "boolean"}, False),  # named "recursive" below
+    ],
+)
+def test_escalation_flag_reads_the_argument(prop: dict[str, Any], fires: bool) -> None:
+    name = "broadcast" if fires else "recursive"
+    tool = make_tool(
+        {
+            "name": "post",
+            "description": "Post a message.",
+            "input_schema": {"type": "object", "properties": {name: prop}},
+        }
+    )
+    assert bool(list(get("escalation-flag").check(tool, CTX))) is fires
+
+
+def test_priority_p1_counts_only_when_it_pages() -> None:
+    schema = {"type": "object", "properties": {"priority": {"enum": ["P3", "P2", "P1"]}}}
+    quiet = make_tool({"name": "create_task", "description": "Create a task.", "input_schema": schema})
+    loud = make_tool(
+        {"name": "create_task", "description": "Create a task; P1 pages the on-call.", "input_schema": schema}
+    )
+    assert not list(get("escalation-flag").check(quiet, CTX))
+    assert next(iter(get("escalation-flag").check(loud, CTX))).pointer == "/input_schema/properties/priority"

@@ -1,0 +1,107 @@
+"""H1.6 term extraction (seed 000): splitting, stopwords, possessives, plurals, synonyms, clauses."""
+
+from __future__ import annotations
+
+import pytest
+
+from tooldiff.terms import analysable, extract, fold_plural, mentions, normalise, split_identifier, text_terms
+
+
+@pytest.mark.parametrize(
+    ("name", "parts"),
+    [
+        ("search_docs", ("search", "docs")),
+        ("getDocumentByID", ("get", "document", "by", "id")),
+        ("list-open-tickets", ("list", "open", "tickets")),
+        ("HTTPServer.start", ("http", "server", "start")),
+        ("API-post-search", ("api", "post", "search")),
+    ],
+)
+def test_split_identifier(name: str, parts: tuple[str, ...]) -> None:
+    assert split_identifier(name) == parts
+
+
+@pytest.mark.parametrize(
+    ("word", "folded"),
+    [
+        ("tickets", "ticket"),
+        ("entries", "entry"),
+        ("boxes", "box"),
+        ("status", "status"),
+        ("indexes", "index"),
+        ("kubernetes", "kubernetes"),
+        ("bus", "bus"),
+    ],
+)
+def test_fold_plural(word: str, folded: str) -> None:
+    assert fold_plural(word) == folded
+
+
+def test_stopwords_low_information_and_possessive_are_dropped() -> None:
+    assert text_terms("Find documents relevant to a user's question.") == [
+        "search",
+        "document",
+        "relevant",
+        "user",
+        "question",
+    ]
+    assert normalise("the") is None and normalise("tool") is None and normalise("42") is None
+
+
+def test_synonyms_fold_the_domain_nouns_and_the_verbs() -> None:
+    # documentation/page/document/doc/article; ticket/issue; message/post; web/internet
+    assert {normalise(w) for w in ("documentation", "pages", "docs", "article")} == {"document"}
+    assert {normalise(w) for w in ("ticket", "issues")} == {"ticket"}
+    assert {normalise(w) for w in ("web", "internet")} == {"web"}
+    assert {normalise(w) for w in ("retrieve", "fetch", "get")} == {"retrieval"}
+    assert {normalise(w) for w in ("create", "adds")} == {"creation"}
+    assert {normalise(w) for w in ("delete", "removes")} == {"deletion"}
+    assert {normalise(w) for w in ("update", "edit")} == {"modification"}
+    assert {normalise(w) for w in ("send", "transmit")} == {"transmission"}
+
+
+def test_seed_pair_shares_terms_after_the_lexicon() -> None:
+    a = extract("search_docs", "Search the documentation corpus for pages matching a query.")
+    b = extract("find_document", "Find documents relevant to a user's question.")
+    assert {"search", "document"} <= a.all & b.all
+
+
+def test_negation_is_folded_so_unstaged_differs_from_staged() -> None:
+    assert "unstaged" in extract("git_diff_unstaged", "Shows changes not yet staged").all
+    assert "unstaged" not in extract("git_diff_staged", "Shows changes that are staged for commit").all
+
+
+def test_contrastive_clause_keeps_the_neighbour_as_a_boundary_not_as_words() -> None:
+    t = extract("search_docs", "Search the docs by keyword. For one page by its id, use get_document_by_id.")
+    assert mentions(t.contrast_sentences, "get_document_by_id")
+    assert "id" not in t.all  # the quoted name is not split into words
+
+
+def test_alias_notice_is_not_a_boundary() -> None:
+    t = extract("read_file", "Read a file. DEPRECATED: Use read_text_file instead.")
+    assert mentions(t.alias_sentences, "read_text_file")
+    assert not mentions(t.contrast_sentences, "read_text_file")
+    assert "read_text_file" in t.alias_mentions
+
+
+def test_proper_nouns_name_systems() -> None:
+    assert "github" in extract("search_repositories", "Search for GitHub repositories").proper
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "查询指定城市的天气预报，返回未来三天的温度和降水概率。",
+        "Busca las facturas del cliente por fecha y devuelve las que coinciden con el filtro.",
+        "Envoie un message au canal indiqué et retourne l'identifiant du message créé.",
+    ],
+)
+def test_non_english_is_unanalysable(text: str) -> None:
+    assert analysable(text)[0] is False
+
+
+@pytest.mark.parametrize(
+    "text", ["Get the CI status of a GitHub pull request.", "List files.", "", "Navigate to a URL"]
+)
+def test_english_is_analysable(text: str) -> None:
+    assert analysable(text)[0] is True
