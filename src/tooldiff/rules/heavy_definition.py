@@ -15,6 +15,10 @@ A tool with forty properties, each with a paragraph of description and a long en
 ## Use instead
 Split the tool by task, trim descriptions, move rarely used options into a second tool.
 
+## Options
+- `budget` (default 500): estimated tokens above which a tool is reported; null turns the rule off.
+- `chars_per_token` (default 4, from the config's `chars-per-token`): lower it to 3 for dense JSON.
+
 ## References
 - Seed 002 (warnAboveTokens, charsPerToken)
 """

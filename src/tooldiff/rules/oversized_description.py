@@ -15,6 +15,10 @@ A tool description of 1,500 characters of usage notes and changelog.
 ## Use instead
 Keep the description to what the tool does, when to use it and when not to; move the rest to docs.
 
+## Options
+- `tool_max_chars` (default 1024): longest tool description.
+- `property_max_chars` (default 512): longest property description.
+
 ## References
 - Seed 002 (maxDescriptionChars, maxPropertyDescriptionChars)
 """

@@ -14,6 +14,10 @@ A toolset of 60 tools estimated at 24,000 tokens with a budget of 15,000.
 ## Use instead
 Trim or split the toolset, or raise the budget knowingly in `.tooldiff.yml`.
 
+## Options
+- `budget` (default none): the toolset token budget; the rule is silent without one.
+- `chars_per_token` (default 4, from the config's `chars-per-token`).
+
 ## References
 - Seed 002 (estimateInputTokens)
 """
