@@ -16,8 +16,10 @@ from github import Auth, Github, GithubException, GithubRetry
 
 from tooldiff.anchors import FileLines, diff_lines
 
-# Comments in a review and annotations per check-run request: GitHub's documented limits.
+# Annotations per check-run request: GitHub's documented limit.
 ANNOTATIONS_PER_REQUEST = 50
+# Line comments per review: more is noise; the rest stay in the summary and follow on later runs.
+COMMENTS_PER_REVIEW = 50
 FINDING_MARK = re.compile(r"<!-- tooldiff:finding fp=([0-9a-f]{8,64}) -->")
 
 
@@ -168,7 +170,10 @@ class Publisher:
         if len(now) > 1:
             keep = now[0]
             if keep.id != mine.id:
-                keep.edit(body)
+                try:
+                    keep.edit(body)
+                except GithubException as exc:
+                    raise _error("editing the comment", exc) from exc
             removed += self._delete(now[1:])
             return CommentResult("created", keep.html_url, removed)
         return CommentResult("created", mine.html_url, removed)
@@ -198,6 +203,7 @@ class Publisher:
         seen = self.posted_fingerprints(number)
         todo = [c for c in comments if c.fingerprint[:32] not in seen]
         result.already = len(comments) - len(todo)
+        todo = todo[:COMMENTS_PER_REVIEW]
         if not todo:
             return result
         pr = self.repo.get_pull(number)

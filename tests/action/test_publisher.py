@@ -250,3 +250,10 @@ def test_secondary_rate_limit_honours_retry_after(served: FakeGitHub) -> None:
     assert result.action == "created" and time.monotonic() - start >= 1.0
     assert [r.status for r in served.calls("POST")] == [403, 201]
     assert all(r.path.startswith("/repos/") for r in served.requests)  # prefix stripped: GHE paths work
+
+
+def test_a_long_retry_after_is_capped(served: FakeGitHub) -> None:
+    served.secondary_rate_limit("GET", r"/issues/7/comments$", retry_after=3600)
+    start = time.monotonic()
+    assert publisher(served).upsert_comment(7, "verdict").action == "created"
+    assert 1.0 <= time.monotonic() - start < 10  # max_wait=2 in these tests, never an hour
