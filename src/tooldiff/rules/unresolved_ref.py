@@ -158,7 +158,7 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
         yield Problem(
             message=(
                 f"This $ref is recursive (it leads back into {target}); {', '.join(refusing)} "
-                "do not document support for recursive schemas."
+                f"{'does' if len(refusing) == 1 else 'do'} not document support for recursive schemas."
             ),
             fix="Unroll a fixed number of levels instead of recursing, or target a provider that allows it.",
             pointer=f"{pointer}/$ref",
