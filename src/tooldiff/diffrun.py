@@ -25,6 +25,7 @@ from tooldiff.discover import discover
 from tooldiff.engine import Analysis, analyse
 from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
 from tooldiff.model import ParseError, Report, Toolset
+from tooldiff.narrow import SubsetSource, relevant_files
 from tooldiff.scope import Scope, scopes, widen
 from tooldiff.sources import FileSource, WorktreeSource
 
@@ -49,8 +50,9 @@ def _config_bytes(source: FileSource) -> bytes | None:
 
 
 def _discover(source: FileSource, config: Config, paths: Sequence[str],
-              commands_dir: Path | None) -> Side:
-    found = discover(source, config, paths)
+              commands_dir: Path | None, read: FileSource | None = None) -> Side:
+    """Discover through `read` (a narrowed view of `source`, see `narrow`), or all of `source`."""
+    found = discover(read or source, config, paths)
     side = Side(source, list(found.toolsets), dict(found.files), list(found.errors))
     if commands_dir is not None and config.sources:
         extra = codetools.run_commands(config.sources, commands_dir)
@@ -187,18 +189,25 @@ def run_diff(
     prefix = Path(repo).resolve().relative_to(git.root.resolve()).as_posix()
     rel = [posixpath.normpath(posixpath.join(prefix, p)) for p in paths]
     notes: list[str] = []
+    target = None if worktree else head_sha
+    b_read: FileSource = base_src
+    h_read: FileSource = head_src
+    if not cfg.full_scope:
+        changed = git.changed_paths(merge_base, target) + (git.untracked_files() if worktree else [])
+        keep = relevant_files(base_src, head_src, changed, config)
+        b_read, h_read = SubsetSource(base_src, keep), SubsetSource(head_src, keep)
     with (codetools.worktree(git, merge_base) if run and config.sources else nullcontext()) as b_dir:
-        base_side = _discover(base_src, config, rel, b_dir)
+        base_side = _discover(base_src, config, rel, b_dir, b_read)
     if worktree:
-        head_side = _discover(head_src, config, rel, git.root if run else None)
+        head_side = _discover(head_src, config, rel, git.root if run else None, h_read)
     else:
         with (codetools.worktree(git, head_sha) if run and config.sources else nullcontext()) as h_dir:
-            head_side = _discover(head_src, config, rel, h_dir)
+            head_side = _discover(head_src, config, rel, h_dir, h_read)
     for cmd in dict.fromkeys(base_side.commands_ran + head_side.commands_ran):
         notes.append(f"Ran the configured command `{cmd}` in a temporary worktree of each ref.")
     if config.sources and not run:
         notes.append("Configured commands were not run (untrusted head under pull_request_target).")
-    renames = git.renames(merge_base, None if worktree else head_sha)
+    renames = git.renames(merge_base, target)
     return diff_sides(base_side, head_side, renames, config, full=cfg.full_scope, notes=notes,
                       changes=config_changes(base_src, head_src, cfg),
                       base_ref=merge_base, head_ref=None if worktree else head_sha)

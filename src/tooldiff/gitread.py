@@ -205,6 +205,10 @@ class GitRepo:
         paths = {_decode(p) for p in proc.stdout.split(b"\0") if p}
         return sorted(p for p in paths if os.path.lexists(self.root / p))
 
+    def untracked_files(self) -> list[str]:
+        proc = self._run("ls-files", "-z", "--others", "--exclude-standard", "--full-name")
+        return sorted(_decode(p) for p in proc.stdout.split(b"\0") if p)
+
     def add_worktree(self, commit: str, dest: Path) -> None:
         self._run("worktree", "add", "--detach", "--quiet", str(dest), commit)
 
