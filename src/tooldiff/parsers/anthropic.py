@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tooldiff.parsers.record import Fields
+from tooldiff.parsers.record import Fields, plain_fields
 
 # `matches` can only be true when one of these keys is present (a cheap pre-filter).
 TRIGGERS = frozenset({"input_schema"})
@@ -20,4 +20,4 @@ def matches(record: Mapping[str, Any], container: str | None) -> bool:
 
 
 def fields(record: Mapping[str, Any]) -> Fields:
-    return Fields(FORMAT, record, schema_key="input_schema", strict=record.get("strict"))
+    return plain_fields(FORMAT, record, "input_schema")

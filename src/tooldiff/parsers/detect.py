@@ -108,8 +108,9 @@ def _in_list(
             else:
                 hits.append((index, fields))
     if not rest:
+        make = tuple.__new__  # skips NamedTuple's Python-level __new__: this loop runs once per tool
         for index, fields in hits:
-            yield Found(path, index, fields)
+            yield make(Found, (path, index, fields))
         return
     formats = Counter(f.format for _, f in hits)
     found = dict(hits)

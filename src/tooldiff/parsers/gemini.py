@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tooldiff.parsers.record import GEMINI_CONTAINERS, Fields, first_key
+from tooldiff.parsers.record import GEMINI_CONTAINERS, Fields, first_key, plain_fields
 
 # `matches` can only be true when one of these keys is present (a cheap pre-filter).
 TRIGGERS = frozenset({"parametersJsonSchema", "parameters_json_schema", "name"})
@@ -25,4 +25,4 @@ def matches(record: Mapping[str, Any], container: str | None) -> bool:
 
 
 def fields(record: Mapping[str, Any]) -> Fields:
-    return Fields(FORMAT, record, schema_key=first_key(record, SCHEMA_KEYS))
+    return plain_fields(FORMAT, record, first_key(record, SCHEMA_KEYS))

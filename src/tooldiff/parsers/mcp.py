@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tooldiff.parsers.record import Fields
+from tooldiff.parsers.record import Fields, plain_fields
 
 # `matches` can only be true when one of these keys is present (a cheap pre-filter).
 TRIGGERS = frozenset({"inputSchema", "outputSchema", "annotations"})
@@ -25,6 +25,4 @@ def matches(record: Mapping[str, Any], container: str | None) -> bool:
 
 
 def fields(record: Mapping[str, Any]) -> Fields:
-    key = "inputSchema" if "inputSchema" in record else ""
-    return Fields(FORMAT, record, schema_key=key, title=record.get("title"),
-                  annotations=record.get("annotations"), output_schema=record.get("outputSchema"))
+    return plain_fields(FORMAT, record, "inputSchema" if "inputSchema" in record else "")

@@ -23,6 +23,14 @@ class Fields(NamedTuple):
     output_schema: Any = None
 
 
+def plain_fields(fmt: str, record: Mapping[str, Any], schema_key: str) -> Fields:
+    """Fields of a flat record (everything at its top level): the hot path of big files, built without
+    NamedTuple's keyword-binding `__new__`."""
+    get = record.get
+    extras = (get("strict"), get("title"), get("annotations"), get("outputSchema"))
+    return tuple.__new__(Fields, (fmt, record, (), schema_key, *extras))
+
+
 def first_key(obj: Mapping[str, Any], keys: Sequence[str]) -> str:
     """The first of `keys` present in obj, else ""."""
     for key in keys:
