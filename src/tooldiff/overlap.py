@@ -44,19 +44,31 @@ def compatible_actions(a: ToolView, b: ToolView) -> bool:
     if not a.actions or not b.actions or a.actions & b.actions:
         return True
     table = lexicon().compatible_actions
-    return any(y in table.get(x, ()) for x in a.actions for y in b.actions)
+    for x, y, vx, vy in ((a.actions, b.actions, a, b), (b.actions, a.actions, b, a)):
+        for p in x:
+            for q in y:
+                if q in table.get(p, ()) and _listing_ok(vx, p, vy, q):
+                    return True
+    return False
 
 
-def _has(y: ToolView, term: str) -> bool:
-    """y's text holds the term, or the term is an action y's own action cannot be told apart from."""
+def _listing_ok(vx: ToolView, p: str, vy: ToolView, q: str) -> bool:
+    """ "get_workspace" returns one, "list_workspaces" many: only a plural retrieval reads like a listing."""
+    if {p, q} != {"retrieval", "listing"}:
+        return True
+    return (vx if p == "retrieval" else vy).plural
+
+
+def _has(x: ToolView, y: ToolView, term: str) -> bool:
+    """y's text holds x's term, or the term is x's action and y's action cannot be told apart from it."""
     if term in y.terms.all:
         return True
-    return term in lexicon().compatible_actions and bool(y.actions & lexicon().compatible_actions[term])
+    return term in x.actions and term in lexicon().compatible_actions and compatible_actions(x, y)
 
 
 def missing_name_terms(x: ToolView, y: ToolView) -> frozenset[str]:
     """Terms of x's name (vendor prefix aside) that y's text lacks: a request could be tested against them."""
-    return frozenset(t for t in x.core if not _has(y, t))
+    return frozenset(t for t in x.core if not _has(x, y, t))
 
 
 def _shared_object(a: ToolView, b: ToolView) -> bool:
@@ -68,7 +80,7 @@ def _shared_object(a: ToolView, b: ToolView) -> bool:
 
 def _cover(x: ToolView, y: ToolView) -> float:
     own = x.terms.summary - (frozenset(x.name_seq) - frozenset(x.core))
-    return sum(1 for t in own if _has(y, t)) / len(own) if own else 0.0
+    return sum(1 for t in own if _has(x, y, t)) / len(own) if own else 0.0
 
 
 def different_systems(a: ToolView, b: ToolView) -> bool:

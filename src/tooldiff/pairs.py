@@ -18,7 +18,7 @@ from tooldiff.args import Arg, parse_args, shape_keys
 from tooldiff.blast import Blast, assess, guards
 from tooldiff.model import Problem, Tool
 from tooldiff.rules.base import Context
-from tooldiff.terms import Terms, extract, split_identifier, text_terms
+from tooldiff.terms import Terms, extract, fold_plural, split_identifier, text_terms
 
 MAX_POSTING = 400  # a key shared by more tools than this is too common to suggest a pair
 
@@ -32,6 +32,7 @@ class ToolView:
     name_seq: tuple[str, ...]  # the name's terms in order
     desc_terms: frozenset[str]  # terms of the description alone
     core: tuple[str, ...]  # the name's terms without a vendor prefix or suffix (`browser_click` -> click)
+    plural: bool  # the name ends in a plural (`get_events`): it returns many, like a listing
     actions: frozenset[str]  # action classes in the name (else the first one of the description)
     args: tuple[Arg, ...]
     blast: Blast
@@ -58,12 +59,14 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
     """A vendor prefix or suffix in the name (`puppeteer_`, `_exa`, `brave_`): no request is routed by it.
 
     It is an edge of the name that the description never uses as a word, or uses only as a proper noun
-    ("the Brave Search API"). Only one edge can be a vendor (`math.lcm` keeps "lcm"), and never a verb.
-    Systems a request names (GitHub against GitLab) are handled by `overlap.different_systems`.
+    ("the Brave Search API"), while the other edge is one the description does use. When neither edge is
+    used (`ascvd_for_clinicalmarkers`: "This is the subfunction for tool ...") nothing is stripped, and a
+    description too short to tell strips nothing either. Never a verb. Systems a request names (GitHub
+    against GitLab) are handled by `overlap.different_systems`.
     """
     from tooldiff.lexicon import lexicon
 
-    if len(name_seq) < 2:
+    if len(name_seq) < 2 or len(terms.desc) < 2:
         return frozenset()
     verbs = lexicon().action_classes
 
@@ -73,9 +76,11 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
         return term not in terms.desc or (term in terms.proper_any and term not in terms.lower)
 
     first, last = name_seq[0], name_seq[-1]
-    if vendor(first):
+    if vendor(first) and not vendor(last):
         return frozenset({first})
-    return frozenset({last}) if vendor(last) else frozenset()
+    if vendor(last) and not vendor(first):
+        return frozenset({last})
+    return frozenset()
 
 
 def analyse(tool: Tool, ctx: Context) -> ToolView:
@@ -93,12 +98,15 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
     keys |= {f"i:{a}:{t}" for a in actions for t in terms.summary if t not in classes}
     # Alias notices name the other tool: both ends meet on the name.
     keys |= {f"m:{m}" for m in terms.alias_mentions} | {f"m:{tool.name.lower()}"}
+    vendors = vendor_terms(name_seq, terms)
+    parts = split_identifier(tool.name)
     return ToolView(
         tool=tool,
         terms=terms,
         name_seq=name_seq,
         desc_terms=terms.desc,
-        core=tuple(t for t in name_seq if t not in vendor_terms(name_seq, terms)),
+        core=tuple(t for t in name_seq if t not in vendors),
+        plural=bool(parts) and fold_plural(parts[-1]) != parts[-1],
         actions=actions,
         args=args,
         blast=assess(tool, ctx.tool_settings),

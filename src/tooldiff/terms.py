@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from tooldiff.lexicon import lexicon
 
@@ -154,7 +154,7 @@ def normalise(word: str) -> str | None:
 
 def text_terms(text: str) -> list[str]:
     """Terms of free text, identifiers split, in order of appearance (duplicates kept)."""
-    text = _NEGATED.sub(lambda m: "un" + m.group(1), text)
+    text = _NEGATED.sub(_un, text)
     out: list[str] = []
     for raw in _WORD.findall(text):
         for part in split_identifier(raw) if not raw.isdigit() else []:
@@ -177,7 +177,7 @@ def _strip_mentions(sentence: str) -> str:
 def analysable(text: str) -> tuple[bool, str]:
     """Mostly non-English text cannot be analysed by an English lexicon: say so instead of staying silent."""
     letters = [c for c in text if c.isalpha()]
-    if len(letters) < 8:
+    if len(letters) < 4:
         return True, ""
     non_latin = sum(1 for c in letters if ord(c) > 0x24F)
     if non_latin / len(letters) > 0.3:
@@ -190,39 +190,65 @@ def analysable(text: str) -> tuple[bool, str]:
     return True, ""
 
 
+MAX_ANALYSED_CHARS = 6000  # a 54k-character description says what it does long before its end
+
+
+@lru_cache(maxsize=65536)
 def extract(name: str, description: str) -> Terms:
+    """One pass per sentence: stripped of quoted names, its words give terms, proper nouns and lower case."""
+    description = description[:MAX_ANALYSED_CHARS]
+    lex = lexicon()
     name_terms = [t for p in split_identifier(name) if (t := normalise(p))]
     contrast: list[str] = []
     alias: list[str] = []
-    first: list[str] = []
-    rest: list[str] = []
+    first: set[str] = set()
+    rest: set[str] = set()
+    proper: frozenset[str] = frozenset()
+    proper_any: set[str] = set()
+    lower: set[str] = set()
     for i, sentence in enumerate(sentences(description)):
-        lowered = sentence.lower()
         if _ALIAS.search(sentence):
-            alias.append(lowered)
+            alias.append(sentence.lower())
         elif _CONTRAST.search(sentence):
-            contrast.append(lowered)
+            contrast.append(sentence.lower())
         # A quoted tool name is a name, not words: it distinguishes only inside a contrastive clause.
-        words = text_terms(_strip_mentions(sentence))
-        (first if i == 0 else rest).extend(words)
+        words = _WORD.findall(_NEGATED.sub(_un, _strip_mentions(sentence)))
+        caps = frozenset(
+            w.lower()
+            for w in words[1:]
+            if w[:1].isupper() and not w.isupper() and w.lower() not in lex.stopwords
+        )
+        proper = caps if i == 0 else proper
+        proper_any |= caps
+        target = first if i == 0 else rest
+        for raw in words:
+            if raw.isdigit():
+                continue
+            for part in split_identifier(raw):
+                if term := normalise(part):
+                    target.add(term)
+                    if raw.islower():
+                        lower.add(term)
     ok, why = analysable(description)
-    desc = frozenset(first) | frozenset(rest)
+    desc = frozenset(first | rest)
     return Terms(
         name=frozenset(name_terms),
         summary=frozenset(name_terms) | frozenset(first),
         all=frozenset(name_terms) | desc,
         desc=desc,
-        proper=proper_nouns(sentences(description)[0]) if description.strip() else frozenset(),
-        proper_any=frozenset().union(*(proper_nouns(x) for x in sentences(description))),
-        lower=frozenset(
-            t for w in _WORD.findall(_strip_mentions(description)) if w.islower() and (t := normalise(w))
-        ),
+        proper=proper,
+        proper_any=frozenset(proper_any),
+        lower=frozenset(lower),
         contrast_sentences=tuple(contrast),
         alias_sentences=tuple(alias),
         alias_mentions=frozenset(m.lower() for s in alias for m in _IDENT.findall(s)),
         analysable=ok,
         why_unanalysable=why,
     )
+
+
+def _un(m: re.Match[str]) -> str:
+    return "un" + m.group(1)
 
 
 def proper_nouns(sentence: str) -> frozenset[str]:
