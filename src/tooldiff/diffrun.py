@@ -29,9 +29,6 @@ from tooldiff.narrow import SubsetSource, relevant_files
 from tooldiff.scope import Scope, scopes, widen
 from tooldiff.sources import FileSource, WorktreeSource
 
-OVERHEAD_NOTE = ("Token deltas leave out the fixed per-request overhead a provider adds for tools: "
-                 "it is the same at base and head, so it cancels out.")
-
 
 @dataclass(slots=True)
 class Side:
@@ -141,7 +138,7 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
         resolved=tuple(resolved),
         stats=_stats(tree, a_base, a_head, head_scope),
         token_methods=tokens.available_methods(),
-        notes=(*notes, *([OVERHEAD_NOTE] if tree.changed else [])),
+        notes=tuple(notes),  # the renderers say that per-request overhead cancels out of a delta
         base_ref=base_ref,
         head_ref=head_ref,
         config_changes=tuple(changes),
