@@ -142,7 +142,7 @@ def _load_all() -> dict[str, Target]:
     return out
 
 
-TARGETS: Mapping[str, Target] = _load_all()
+TARGETS: dict[str, Target] = _load_all()
 
 # Default targets by source format (issue 2). OpenAI formats split on `strict`.
 _OPENAI_FORMATS = frozenset({"openai-chat", "openai-responses"})
