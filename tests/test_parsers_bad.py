@@ -139,3 +139,15 @@ def test_many_tools_file() -> None:
     result = parse_bytes("many.json", ("[\n" + body + "\n]").encode())
     assert len(result.tools) == 10_000 and result.tools[-1].line == 10_001
     assert time.monotonic() - start < 10
+
+
+def test_lone_surrogate_escape() -> None:
+    line, message = one_error("t.json", b'[\n{"name": "\\ud800x", "parameters": {}}]')
+    assert line == 2 and "lone surrogate" in message
+    (tool,) = parse_bytes("t.json", b'[{"name": "\\ud83d\\ude00", "parameters": {}}]').tools  # a valid pair
+    assert tool.name == "\U0001f600"
+
+
+def test_huge_integer() -> None:
+    data = b'[{"name": "a", "parameters": {"default": ' + b"9" * 5000 + b"}}]"
+    assert "invalid JSON" in one_error("t.json", data)[1]

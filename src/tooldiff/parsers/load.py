@@ -6,6 +6,7 @@ Every failure is a `LoadError` carrying the best line we can give; `parse_bytes`
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -251,10 +252,30 @@ def _stringify_keys(value: Any) -> Any:
     return value
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _check_unicode(text: str, docs: list[Document]) -> None:
+    """JSON escapes can spell a lone surrogate, which is not Unicode: hashing and output would fail later."""
+    match = _SURROGATE_ESCAPE.search(text)
+    if match is None:
+        return
+    for doc in docs:
+        try:
+            json.dumps(doc.value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            line = doc.line_no or text.count("\n", 0, match.start()) + 1
+            raise LoadError(line, "not valid Unicode: an escape spells a lone surrogate") from None
+
+
 def load_documents(path: str, text: str, descend: Callable[[Any], bool] | None = None) -> list[Document]:
     kind = text_kind(path, text)
     if kind == "yaml":
         return load_yaml(text)
-    if kind == "jsonl":
-        return load_jsonl(text)
-    return load_json(text, descend)
+    try:
+        docs = load_jsonl(text) if kind == "jsonl" else load_json(text, descend)
+    except JsonlErrors as exc:
+        _check_unicode(text, exc.docs)
+        raise
+    _check_unicode(text, docs)
+    return docs
