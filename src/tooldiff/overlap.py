@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from tooldiff.args import Arg, unmatched_required
 from tooldiff.lexicon import lexicon
 from tooldiff.pairs import ToolView
-from tooldiff.terms import mentions
+from tooldiff.terms import mentions, split_identifier
 
 COVER_MIN = 0.5  # share of a summary's terms the other tool's text must hold, both ways
 COVER_FULL, COVER_LOW = 0.99, 0.3  # or: one summary wholly inside the other's text, and a little back
@@ -83,6 +83,17 @@ def _cover(x: ToolView, y: ToolView) -> float:
     return sum(1 for t in own if _has(x, y, t)) / len(own) if own else 0.0
 
 
+def reversed_direction(a: str, b: str) -> bool:
+    """`hsl_to_rgb` against `rgb_to_hsl`: the same words, opposite directions."""
+    pa, pb = split_identifier(a), split_identifier(b)
+    for sep in ("to", "2"):
+        if sep in pa and sep in pb:
+            ia, ib = pa.index(sep), pb.index(sep)
+            if set(pa[:ia]) == set(pb[ib + 1 :]) and set(pa[ia + 1 :]) == set(pb[:ib]) and pa != pb:
+                return True
+    return False
+
+
 def different_systems(a: ToolView, b: ToolView) -> bool:
     """Each summary names a system the other never mentions (GitHub / GitLab): a request names one of them."""
     only_a = {p for p in a.terms.proper if p not in b.terms.all and p not in b.terms.proper}
@@ -97,6 +108,8 @@ def intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
         if not compatible_actions(a, b):
             return None
         if missing_name_terms(a, b) or missing_name_terms(b, a) or different_systems(a, b):
+            return None
+        if reversed_direction(a.name, b.name):
             return None
     if routing_split(a, b):
         return None

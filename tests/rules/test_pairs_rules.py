@@ -177,3 +177,32 @@ def test_priority_p1_counts_only_when_it_pages() -> None:
     )
     assert not list(get("escalation-flag").check(quiet, CTX))
     assert next(iter(get("escalation-flag").check(loud, CTX))).pointer == "/input_schema/properties/priority"
+
+
+def test_opposite_directions_are_not_an_overlap() -> None:
+    tools = [
+        {"name": "hsl_to_rgb", "description": "Convert an HSL colour code to an RGB colour code."},
+        {"name": "rgb_to_hsl", "description": "Convert an RGB colour code to an HSL colour code."},
+    ]
+    got = run_toolset([make_tool(t, i) for i, t in enumerate(tools)])
+    assert got.pairs.get(("hsl_to_rgb", "rgb_to_hsl"), ("none",))[0] != "intent-overlap"
+
+
+def test_get_one_is_not_list_many() -> None:
+    def tool(name: str, desc: str) -> dict[str, Any]:
+        return {"name": name, "description": desc, "input_schema": {"type": "object"}}
+
+    one = run_toolset(
+        [
+            make_tool(tool("get_workspace", "Get details of a workspace."), 0),
+            make_tool(tool("list_workspaces", "List the workspaces."), 1),
+        ]
+    )
+    many = run_toolset(
+        [
+            make_tool(tool("get_workspaces", "Get the workspaces."), 0),
+            make_tool(tool("list_workspaces", "List the workspaces."), 1),
+        ]
+    )
+    assert ("get_workspace", "list_workspaces") not in one.pairs
+    assert many.pairs[("get_workspaces", "list_workspaces")][0] == "intent-overlap"

@@ -12,6 +12,14 @@ It does not fire when the dangerous tool takes a **required argument the model c
 id, a confirmation token, or a value that only an earlier read returns. A required free-text `reason` does not
 count: it is a description with a colon in it.
 
+What the labelled sets taught (`make eval`): the twin is found only when the two tools overlap in
+intent, and overlap needs their names to agree. Twins named by different verbs are missed: `move_to_trash` /
+`delete_file`, `draft_email` / `send_email`, `request_refund` / `refund_payment` (the frozen set) and
+`create_payment_intent` / `create_charge` (our own set). `link` and `merge` meet only because the lexicon
+puts both in one action class (association), as `archive` sits with deletion. Where the wording cannot say
+it, state the blast radius in the config (`tools: {name: {blast: destructive}}`) and name the pair in the
+description; a config blast radius alone does not make two differently named tools overlap.
+
 ## Why it matters
 Merging them would dissolve a safety boundary into a sentence; leaving them as they are leaves the routing
 ambiguous. In seed 001, 21 of 33 contact merges were calls a human would have made as links, and each cost a

@@ -21,8 +21,16 @@ What the labelled pairs taught (`make eval`):
 - hard negatives from one server differ in one name word that the neighbour's text lacks (staged/unstaged,
   projects/teams, snapshot/screenshot), so a missing name term is the strongest "distinct" signal;
 - "not yet staged" is folded to "unstaged" so the negation is not read as agreement;
-- misses that remain: pairs whose names share nothing (`kubectl_scale` / `resources_scale` says
-  "resources"), and maintainer merges of read tools that return different slices of one entity (OpenMetadata).
+- `get` and `list` are one action only when the get's name is plural (`get_events` / `list_events`), never
+  for `get_workspace` / `list_workspaces`; `hsl_to_rgb` / `rgb_to_hsl` are opposite directions;
+- a noun the lexicon folds too eagerly makes false pairs in a large corpus ("matches" of a sports feed is not
+  a search; a "topic" is not a question), so such words were taken out of the synonym groups;
+- misses that remain (7 of 39 labelled overlaps): names that share nothing once the vendor is dropped
+  (`kubectl_scale` / `resources_scale`, `puppeteer_select` / `browser_select_option`), a verb-less name
+  against a verb (`query` / `read_query`), and maintainer merges of read tools that return different slices of
+  one entity (OpenMetadata's `get_asset_context`, `get_knowledge_content`, `get_entity_details`,
+  `search_company_context` / `get_company_context`). The one distinct pair flagged is OpenMetadata's
+  `create_glossary` / `create_glossary_term`, which its maintainers later merged as well.
 
 ## Why it matters
 Neither tool has a definable behaviour any more: the same phrasing lands in different tools on different
