@@ -126,3 +126,10 @@ def test_every_registered_rule_code_is_accepted() -> None:
 def test_ignore_any_code() -> None:
     config = load_config(".tooldiff.yml", "ignores:\n  - {code: '*', tool: legacy_*, reason: frozen API}\n")
     assert config.ignores[0].code == "*"
+
+
+def test_kebab_case_spellings_of_our_keys() -> None:
+    text = "chars-per-token: 3\nfail-on: warning\nbudgets: {tool-tokens: 700}\nrules: {heavy-definition: info}\n"
+    config = load_config(".tooldiff.yml", text)
+    assert (config.chars_per_token, config.fail_on, config.budgets.tool_tokens) == (3, "warning", 700)
+    assert error("max-file-bytes: 1\nbogus-key: 2\n").key == "bogus_key"

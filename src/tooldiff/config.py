@@ -171,12 +171,38 @@ def load_config(path: str, text: str) -> Config:
         return Config(file=path)
     data, node = docs[0].value, docs[0].node
     assert node is not None
+    data = _snake_keys(data, node)
     errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(data), key=_error_order)
     if errors:
         raise _config_error(path, node, errors[0])
     _check_codes(path, node, data)
     _check_targets(path, node, data)
     return _build(path, data)
+
+
+# Mappings whose keys are ours (not tool names or rule codes): `chars-per-token` means `chars_per_token`.
+_FIXED_KEY_MAPPINGS = ((), ("budgets",), ("description_limits",))
+
+
+def _snake_keys(data: Any, node: yaml.Node) -> Any:
+    """Accept kebab-case spellings of our own keys, in the data and in the node tree used for lines."""
+    if not isinstance(data, dict):
+        return data
+    for where in _FIXED_KEY_MAPPINGS:
+        found, _ = yaml_node(node, [*where])
+        target: Any = data
+        for key in where:
+            target = target.get(key) if isinstance(target, dict) else None
+        if not isinstance(found, yaml.MappingNode) or not isinstance(target, dict):
+            continue
+        for key_node, _value in found.value:
+            name = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            if isinstance(name, str) and "-" in name:
+                snake = name.replace("-", "_")
+                if name in target and snake not in target:
+                    target[snake] = target.pop(name)
+                    key_node.value = snake
+    return data
 
 
 def _error_order(error: jsonschema.ValidationError) -> tuple[int, str]:
