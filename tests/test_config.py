@@ -129,7 +129,8 @@ def test_ignore_any_code() -> None:
 
 
 def test_kebab_case_spellings_of_our_keys() -> None:
-    text = "chars-per-token: 3\nfail-on: warning\nbudgets: {tool-tokens: 700}\nrules: {heavy-definition: info}\n"
+    text = "chars-per-token: 3\nfail-on: warning\nbudgets: {tool-tokens: 700}\nrules: {mode-argument: off}\n"
     config = load_config(".tooldiff.yml", text)
     assert (config.chars_per_token, config.fail_on, config.budgets.tool_tokens) == (3, "warning", 700)
+    assert not config.rule_enabled("mode-argument")  # rule codes keep their dashes
     assert error("max-file-bytes: 1\nbogus-key: 2\n").key == "bogus_key"
