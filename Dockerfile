@@ -10,7 +10,8 @@ COPY requirements.lock /tmp/requirements.lock
 # - git, to read refs from git objects. Its perl dependency serves only porcelain scripts tooldiff never
 #   runs (send-email, svn, add -p), and so do the daemon, shell, imap and push helpers: all dropped;
 # - binutils, only to strip debug symbols from the wheels' extension modules, then purged.
-RUN apt-get update \
+RUN export DEBIAN_FRONTEND=noninteractive \
+ && apt-get update -q \
  && apt-get install -y --no-install-recommends python3 python3-venv git ca-certificates binutils \
  && python3 -m venv /opt/tooldiff \
  && /opt/tooldiff/bin/pip install -q --no-deps --only-binary=:all: -r /tmp/requirements.lock \
