@@ -47,17 +47,27 @@ def run_check(
     *,
     mode: str = "check",
     head_ref: str | None = None,
+    token_methods: Sequence[str] | None = ("estimate",),
 ) -> Report:
+    """Analyse every toolset. Exact token methods cost more than the rest of a check, and no verdict
+    depends on them, so they are counted only when asked for (None: every available method)."""
     found = discover(source, config, paths)
-    analysis = analyse(found.toolsets, config, found.files, parse_errors=found.errors)
+    analysis = analyse(found.toolsets, config, found.files, parse_errors=found.errors,
+                       token_methods=token_methods)
     baseline_bytes = source.read_many([config.baseline]).get(config.baseline)
     findings = apply_status(analysis.findings, load_baseline(baseline_bytes, config.baseline), config)
-    return build_report(mode, found.toolsets, analysis, findings, config, head_ref=head_ref)
+    return build_report(mode, found.toolsets, analysis, findings, config, head_ref=head_ref,
+                        token_methods=token_methods)
 
 
-def check_paths(paths: Sequence[str], config_path: str | None = None, cwd: Path | None = None) -> Report:
+def check_paths(
+    paths: Sequence[str],
+    config_path: str | None = None,
+    cwd: Path | None = None,
+    token_methods: Sequence[str] | None = None,
+) -> Report:
     cwd = (cwd or Path.cwd()).absolute()
     root, rel = split_root(paths, cwd) if paths else (cwd, [])
     source = WorktreeSource(root)
     config = find_config(WorktreeSource(cwd), config_path)
-    return run_check(source, config, [p for p in rel if p != "."] if rel != ["."] else [])
+    return run_check(source, config, [p for p in rel if p != "."], token_methods=token_methods)

@@ -34,12 +34,22 @@ def _emit(report: Report, fmt: str, output: str | None) -> None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
+def _token_methods(args: argparse.Namespace) -> tuple[str, ...] | None:
+    shows_tokens = args.format in ("json", "markdown", "github")
+    if args.tokens == "all" or (args.tokens == "auto" and shows_tokens):
+        return None
+    return ("estimate",)
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any)")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--output", "-o", help="write the report here instead of stdout")
     p.add_argument("--fail-on", choices=FAIL_ON, default="error",
                    help="exit 1 when a new finding reaches this severity (default: error)")
+    p.add_argument("--tokens", choices=("auto", "estimate", "all"), default="auto",
+                   help="token counting methods: all available, or the estimate only (default: all when "
+                        "the output format shows tokens: json, markdown, github)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,7 +104,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if cmd == "check":
         from tooldiff.check import check_paths
 
-        report = check_paths(args.paths, args.config)
+        report = check_paths(args.paths, args.config, token_methods=_token_methods(args))
         _emit(report, args.format, args.output)
         return 1 if failing(report, args.fail_on) else 0
     if cmd == "diff":
@@ -148,7 +158,7 @@ def _baseline(args: argparse.Namespace) -> int:
     from tooldiff.check import check_paths, find_config
     from tooldiff.sources import WorktreeSource
 
-    report = check_paths(args.paths, args.config)
+    report = check_paths(args.paths, args.config, token_methods=("estimate",))
     config = find_config(WorktreeSource(Path.cwd()), args.config)
     keep = [f for f in report.findings if f.status in ("new", "baselined")]
     Path(config.baseline).write_text(dump_baseline(keep, args.reason), encoding="utf-8")

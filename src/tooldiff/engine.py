@@ -70,6 +70,7 @@ class Engine:
         self.locations = _Locations(files)
         self.enabled = {code: m for code, m in rules.registry().items() if config.rule_enabled(code)}
         self._options = {code: self._rule_options(code, m) for code, m in self.enabled.items()}
+        self._contexts: dict[tuple[str, tuple[str, ...], str], Context] = {}
 
     def _rule_options(self, code: str, module: ModuleType) -> dict[str, Any]:
         options: dict[str, Any] = dict(getattr(module, "OPTIONS", {}))
@@ -86,12 +87,17 @@ class Engine:
         return tuple(TARGETS[n] for n in self.targets_of(toolset_id, tool))
 
     def context(self, code: str, targets: tuple[Target, ...] = (), toolset_id: str = "") -> Context:
-        return Context(
-            targets=targets,
-            options=self._options[code],
-            tool_settings=self.config.tool_settings,
-            targets_of=lambda t: self.target_objects(toolset_id, t),
-        )
+        # Contexts are immutable and few: one per rule, target set and toolset, not one per tool.
+        key = (code, tuple(t.name for t in targets), toolset_id)
+        ctx = self._contexts.get(key)
+        if ctx is None:
+            ctx = self._contexts[key] = Context(
+                targets=targets,
+                options=self._options[code],
+                tool_settings=self.config.tool_settings,
+                targets_of=lambda t: self.target_objects(toolset_id, t),
+            )
+        return ctx
 
     def stamp(self, code: str, module: ModuleType, problem: Problem, toolset: Toolset, at: Tool) -> Finding:
         tool_names = problem.tools or (at.name,)
@@ -113,7 +119,7 @@ class Engine:
         )
 
     def by_kind(self, kind: str) -> list[tuple[str, ModuleType]]:
-        return [(c, m) for c, m in self.enabled.items() if m.KIND == kind]
+        return [(c, m) for c, m in self.enabled.items() if kind == m.KIND]
 
 
 def parse_error_findings(errors: Iterable[ParseError], config: Config) -> list[Finding]:
@@ -144,8 +150,12 @@ def analyse(
     *,
     scope: ScopeLike | None = None,
     parse_errors: Sequence[ParseError] = (),
+    token_methods: Sequence[str] | None = None,
 ) -> Analysis:
-    """Every finding of `toolsets` (restricted to `scope` when given), plus hashes, tokens and targets."""
+    """Every finding of `toolsets` (restricted to `scope` when given), plus hashes, tokens and targets.
+
+    `token_methods` limits the counting methods (default: all available); the estimate is always counted.
+    """
     eng = Engine(config, files)
     out = Analysis(findings=parse_error_findings(parse_errors, config))
     tool_rules = eng.by_kind("tool")
@@ -155,8 +165,10 @@ def analyse(
     for ts in toolsets:
         for tool in ts.tools:
             key = (ts.id, tool.name)
-            out.hashes[key] = schema_hash(tool)
-            out.tokens[key] = tokens.count_tool(tool, chars_per_token=config.chars_per_token)
+            out.hashes[key] = h = schema_hash(tool)
+            out.tokens[key] = tokens.count_tool(
+                tool, chars_per_token=config.chars_per_token, methods=token_methods, hash_=h
+            )
             out.targets[key] = eng.targets_of(ts.id, tool)
             if scope is not None and not scope.in_scope_tool(ts.id, tool.name):
                 continue

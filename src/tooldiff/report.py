@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from tooldiff import tokens
 from tooldiff.config import Config
 from tooldiff.engine import Analysis
-from tooldiff.model import Finding, Report, Toolset, ToolReport, ToolsetReport
+from tooldiff.model import Finding, Report, ToolReport, Toolset, ToolsetReport
 
 TokenRow = dict[str, dict[str, int | None]]
 
@@ -57,6 +57,7 @@ def build_report(
     *,
     notes: Sequence[str] = (),
     head_ref: str | None = None,
+    token_methods: Sequence[str] | None = None,
 ) -> Report:
     assert mode in ("check", "audit")
     return Report(
@@ -65,7 +66,7 @@ def build_report(
         tools=tuple(tool_reports(toolsets, analysis)),
         findings=tuple(findings),
         stats=dict(analysis.stats),
-        token_methods=tokens.available_methods(),
+        token_methods=tokens.methods_counted(token_methods),
         notes=tuple(notes),
         head_ref=head_ref,
     )

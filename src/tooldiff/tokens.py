@@ -76,21 +76,33 @@ def available_methods() -> tuple[str, ...]:
     return tuple(methods)
 
 
-_COUNTS: dict[tuple[str, float], dict[str, int]] = {}
+def methods_counted(methods: Iterable[str] | None = None) -> tuple[str, ...]:
+    """The methods a count with `methods` produces: always the estimate, then those available."""
+    wanted = available_methods() if methods is None else ("estimate", *methods)
+    return tuple(m for m in available_methods() if m in wanted)
 
 
-def count_tool(tool: Tool, *, chars_per_token: float = 4) -> dict[str, int]:
-    """Tokens per available method for one tool, cached by schemaHash."""
-    key = (schema_hash(tool), chars_per_token)
+_COUNTS: dict[tuple[str, float, tuple[str, ...]], dict[str, int]] = {}
+
+
+def count_tool(
+    tool: Tool,
+    *,
+    chars_per_token: float = 4,
+    methods: Iterable[str] | None = None,
+    hash_: str | None = None,
+) -> dict[str, int]:
+    """Tokens per method (default: every available one) for one tool, cached by schemaHash."""
+    wanted = methods_counted(methods)
+    key = (hash_ or schema_hash(tool), chars_per_token, wanted)
     hit = _COUNTS.get(key)
     if hit is not None:
         return dict(hit)
     out = {"estimate": estimate(tool, chars_per_token)}
-    methods = available_methods()
-    if "openai-o200k" in methods:
+    if "openai-o200k" in wanted:
         out["openai-o200k"] = tokens_openai.count_tool(tool)
     counter = _ctok_counter()
-    if counter is not None:
+    if counter is not None and "claude-ctok" in wanted:
         out["claude-ctok"] = counter(_ctok_text(tool))
     _COUNTS[key] = out
     return dict(out)

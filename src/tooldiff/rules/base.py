@@ -10,7 +10,7 @@ Its docstring is the user documentation, with the sections *What it finds*, *Why
   - tool:    `check(tool: Tool, ctx: Context) -> Iterable[Problem]`
   - toolset: `check(toolset: Toolset, ctx: Context) -> Iterable[Problem]`
   - pair:    `check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None` (see `tooldiff.pairs`)
-- `EXAMPLE` and `FIXED`: tool lists in Anthropic shape; a test asserts the first fires and the second does not.
+- `EXAMPLE` and `FIXED`: tool lists in Anthropic shape; a test asserts the first fires, the second does not.
 
 Rules never do I/O; everything they need arrives in `Context`.
 """
