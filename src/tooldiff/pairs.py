@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from tooldiff.args import Arg, parse_args, shape_keys
 from tooldiff.blast import Blast, assess, guards
 from tooldiff.model import Problem, Tool
+from tooldiff.rules import PAIR_PRECEDENCE, get
 from tooldiff.rules.base import Context
 from tooldiff.terms import Terms, extract, fold_plural, split_identifier, text_terms
 
@@ -28,6 +29,7 @@ class ToolView:
     """Everything the pair rules need of one tool, computed once per tool."""
 
     tool: Tool
+    name: str
     terms: Terms
     name_seq: tuple[str, ...]  # the name's terms in order
     desc_terms: frozenset[str]  # terms of the description alone
@@ -38,10 +40,6 @@ class ToolView:
     blast: Blast
     guards: tuple[str, ...]
     keys: frozenset[str]  # candidate-search keys
-
-    @property
-    def name(self) -> str:
-        return self.tool.name
 
 
 def _actions(name_seq: Sequence[str], description: str, classes: frozenset[str]) -> frozenset[str]:
@@ -102,6 +100,7 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
     parts = split_identifier(tool.name)
     return ToolView(
         tool=tool,
+        name=tool.name,
         terms=terms,
         name_seq=name_seq,
         desc_terms=terms.desc,
@@ -157,8 +156,6 @@ def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
 
 def check_pair(a: ToolView, b: ToolView, contexts: Mapping[str, Context]) -> tuple[str, Problem] | None:
     """Run the enabled pair rules; one headline by `rules.PAIR_PRECEDENCE`, the others' codes in `related`."""
-    from tooldiff.rules import PAIR_PRECEDENCE, get
-
     fired: list[tuple[str, Problem]] = []
     for code in PAIR_PRECEDENCE:
         if code not in contexts:

@@ -175,7 +175,11 @@ def _strip_mentions(sentence: str) -> str:
 
 
 def analysable(text: str) -> tuple[bool, str]:
-    """Mostly non-English text cannot be analysed by an English lexicon: say so instead of staying silent."""
+    """Mostly non-English text cannot be analysed by an English lexicon: say so instead of staying silent.
+
+    The opening 2,000 characters decide: that is where a description says what the tool does.
+    """
+    text = text[:2000]
     letters = [c for c in text if c.isalpha()]
     if len(letters) < 4:
         return True, ""
