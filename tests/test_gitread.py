@@ -110,8 +110,11 @@ def test_shallow_clone_fetches_what_the_merge_base_needs(tmp_path: Path) -> None
 
 
 def test_missing_commit_that_cannot_be_fetched_is_a_clear_error(tmp_path: Path) -> None:
-    root = init(tmp_path / "solo")
-    commit(root, {"a.json": "[]"})
-    g = GitRepo(root)
-    with pytest.raises(GitError, match="could not be fetched"):
+    origin = init(tmp_path / "origin")
+    commit(origin, {"a.json": "[]"})
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{origin}", str(tmp_path / "clone"))
+    g = GitRepo(tmp_path / "clone")
+    with pytest.raises(GitError, match=r"0{40} is not in this clone and could not be fetched from 'origin'"):
         g.ensure_commits(["0" * 40])
+    with pytest.raises(GitError, match="no remote 'origin'"):
+        GitRepo(origin).resolve("no-such-branch")

@@ -113,12 +113,19 @@ class GitRepo:
         return self.merge_base(a, b)
 
     def _fetch(self, args: list[str], *, what: str) -> None:
+        remote = next(a for a in args if not a.startswith("-"))
+        remotes = _decode(self._run("remote").stdout).split()
+        if remote not in remotes:
+            raise GitError(f"{what} is not in this repository, and there is no remote {remote!r} to fetch "
+                           "it from. Check the name of the base ref.")
         proc = self._run("fetch", "--no-tags", "--quiet", *args, check=False)
         if proc.returncode != 0:
-            err = _decode(proc.stderr).strip().splitlines()
+            lines = _decode(proc.stderr).strip().splitlines()
+            fatal = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
+            err = (fatal or lines or [""])[0]
             raise GitError(
-                f"{what} is not in this clone and could not be fetched "
-                f"({err[-1] if err else 'git fetch failed'}). "
+                f"{what} is not in this clone and could not be fetched from {remote!r} "
+                f"({err or 'git fetch failed'}). "
                 "Fetch it first, e.g. `git fetch origin <ref>`, or check out with `fetch-depth: 0`."
             )
 
