@@ -91,10 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from tooldiff.config import ConfigError
+    from tooldiff.gitread import GitError
 
     try:
         return _dispatch(args)
-    except ConfigError as exc:
+    except (ConfigError, GitError) as exc:
         print(f"tooldiff: {exc}", file=sys.stderr)
         return 2
 
