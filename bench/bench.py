@@ -85,12 +85,13 @@ def _check(path: Path) -> dict[str, object]:
 
 def _check_no_pairs(path: Path) -> dict[str, object]:
     from tooldiff.check import run_check
-    from tooldiff.config import Config
     from tooldiff.rules import PAIR_PRECEDENCE
     from tooldiff.sources import WorktreeSource
 
-    off = {code: {"enabled": False} for code in PAIR_PRECEDENCE}
-    report = run_check(WorktreeSource(path), Config.from_mapping({"rules": off}))
+    from tooldiff.config import load_config
+
+    off = "".join(f"  {code}:\n    enabled: false\n" for code in PAIR_PRECEDENCE)
+    report = run_check(WorktreeSource(path), load_config("bench.yml", "rules:\n" + off))
     return {"pairs": report.stats.get("pairs_analysed", 0), "findings": len(report.findings)}
 
 
