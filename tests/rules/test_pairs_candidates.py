@@ -64,3 +64,12 @@ def test_complete_on_labelled_pairs_as_one_toolset(shared_dir: Path) -> None:
     got = set(candidates(views))
     assert flagged and flagged <= got
     assert len(got) < len(views) * (len(views) - 1) // 4  # far fewer than all pairs
+
+
+def test_ten_thousand_tools_cost_far_fewer_than_fifty_million_comparisons(shared_dir: Path) -> None:
+    # Issue 2: a 10,000-tool toolset must not cost 50 million comparisons (measured: about 323,000).
+    with (shared_dir / "corpora/combined/all_tools.jsonl").open(encoding="utf-8") as fh:
+        records = [json.loads(line) for _, line in zip(range(10_000), fh, strict=False)]
+    views = _views(records)
+    assert len(views) == 10_000
+    assert len(candidates(views)) < 1_000_000
