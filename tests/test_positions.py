@@ -8,8 +8,9 @@ import time
 import pytest
 
 from tooldiff.parsers import parse_bytes
+from tooldiff.parsers.fastjson import FastJson
 from tooldiff.parsers.load import FAST_DEPTH
-from tooldiff.positions import FastJson, JsonSpans, LineIndex, Locator, split_pointer, to_pointer
+from tooldiff.positions import JsonSpans, LineIndex, Locator, split_pointer, to_pointer
 
 TEXT = '{\n "a": [\n  1,\n  {"b": {"c~/d": [true, null]}},\n  "x"\n ],\n "a": [0, {"b": 2}]\n}\n'
 

@@ -1,8 +1,9 @@
 """JSON pointer -> line, cheaply.
 
-JSON: the values come from `json.loads`; positions come from a structural walk of the text that descends
-only into containers on the path of the requested pointers and skips every sibling with the C scanner, so
-all pointers of a file cost one pass. YAML: the composed node tree carries marks.
+Tool lines come with the parse (`parsers.fastjson`). Any other pointer (a finding on a property) is found by
+a structural walk of the text that descends only into containers on the pointer's path and skips every
+sibling with the C scanner; `Locator` caches what it passes, so many findings in one file stay linear.
+YAML: the composed node tree carries marks.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import yaml
@@ -19,10 +20,12 @@ Path = tuple[str, ...]
 # (start offset of the key or value, start of the value, end of the value), all in characters.
 Span = tuple[int, int, int]
 
-_WS = re.compile(r"[ \t\n\r]*")
+WS = re.compile(r"[ \t\n\r]*")
+_WS = WS
 _DECODER = json.JSONDecoder()
 _scan_value = _DECODER.scan_once  # type: ignore[attr-defined]
-_scan_string = json.decoder.scanstring  # type: ignore[attr-defined]
+scan_string = json.decoder.scanstring  # type: ignore[attr-defined]
+_scan_string = scan_string
 _WANTED = "\x00wanted"  # trie marker; cannot collide with a JSON key token path of ours
 
 
@@ -146,104 +149,6 @@ class LineIndex:
             out[offset] = line
             previous = offset
         return out
-
-
-class FastJson:
-    """`json.loads` that also returns the span of every list item near the top of the document.
-
-    Lists (and objects that are not list items) down to `max_depth` are walked here, so their items'
-    offsets are known; everything else is parsed by the C scanner in one piece. A list item that is an
-    object is scanned whole and only walked again when `descend(value)` asks for it (a wrapper, not a
-    record), so a file of records is parsed once. Errors are left to `json.loads` for its messages.
-    `items[path of a list]` holds (first line, last line) of each item, in order: lines are counted as the
-    walk moves forward, so every character is counted once, in C.
-    """
-
-    def __init__(self, text: str, descend: Callable[[Any], bool], max_depth: int, decoder: json.JSONDecoder):
-        self.text = text
-        self.descend = descend
-        self.max_depth = max_depth
-        self.scan = decoder.scan_once  # type: ignore[attr-defined]
-        self.items: dict[Path, list[tuple[int, int]]] = {}
-        self.root: tuple[int, int] = (1, 1)
-        self._pos = 0
-        self._line = 1
-
-    def _line_at(self, i: int) -> int:
-        """Line of offset i; offsets asked for never go backwards."""
-        self._line += self.text.count("\n", self._pos, i)
-        self._pos = i
-        return self._line
-
-    def parse(self) -> Any:
-        s = self.text
-        i = _WS.match(s, 0).end()  # type: ignore[union-attr]
-        first = self._line_at(i)
-        value, end = self._value(i, (), 0)
-        self.root = (first, self._line_at(end - 1))
-        if _WS.match(s, end).end() != len(s):  # type: ignore[union-attr]
-            raise ValueError("extra data")
-        return value
-
-    def lines(self, path: Path) -> tuple[int, int] | None:
-        if not path:
-            return self.root
-        items = self.items.get(path[:-1])
-        token = path[-1]
-        if items is None or not token.isdigit() or int(token) >= len(items):
-            return None
-        return items[int(token)]
-
-    def _value(self, i: int, path: Path, depth: int) -> tuple[Any, int]:
-        s = self.text
-        ch = s[i]
-        if depth >= self.max_depth or (ch != "[" and ch != "{"):
-            return self.scan(s, i)  # type: ignore[no-any-return]
-        ws = _WS.match
-        i = ws(s, i + 1).end()  # type: ignore[union-attr]
-        if ch == "[":
-            out: list[Any] = []
-            spans: list[tuple[int, int]] = []
-            self.items[path] = spans
-            if s[i] == "]":
-                return out, i + 1
-            scan, descend, deeper, line_at = self.scan, self.descend, depth + 1, self._line_at
-            while True:
-                first = line_at(i)
-                if s[i] == "{":
-                    value, end = scan(s, i)
-                    if descend(value):
-                        value, end = self._value(i, (*path, str(len(out))), deeper)
-                else:
-                    value, end = self._value(i, (*path, str(len(out))), deeper)
-                spans.append((first, line_at(end - 1)))
-                out.append(value)
-                i = ws(s, end).end()  # type: ignore[union-attr]
-                if s[i] == ",":
-                    i = ws(s, i + 1).end()  # type: ignore[union-attr]
-                    continue
-                if s[i] != "]":
-                    raise ValueError("expected ]")
-                return out, i + 1
-        obj: dict[str, Any] = {}
-        if s[i] == "}":
-            return obj, i + 1
-        while True:
-            if s[i] != '"':
-                raise ValueError("expected a key")
-            k, i = _scan_string(s, i + 1)
-            i = ws(s, i).end()  # type: ignore[union-attr]
-            if s[i] != ":":
-                raise ValueError("expected :")
-            i = ws(s, i + 1).end()  # type: ignore[union-attr]
-            obj[k], end = self._value(i, (*path, k), depth + 1)
-            i = ws(s, end).end()  # type: ignore[union-attr]
-            if s[i] == ",":
-                i = ws(s, i + 1).end()  # type: ignore[union-attr]
-                continue
-            if s[i] != "}":
-                raise ValueError("expected }")
-            return obj, i + 1
 
 
 def yaml_node(root: yaml.Node, path: Sequence[str]) -> tuple[yaml.Node | None, yaml.Node | None]:

@@ -14,7 +14,8 @@ from typing import Any
 import yaml
 
 from tooldiff.parsers.detect import Found
-from tooldiff.positions import FastJson, JsonSpans, LineIndex, Path, text_kind, yaml_lines, yaml_node
+from tooldiff.parsers.fastjson import FastJson
+from tooldiff.positions import JsonSpans, LineIndex, Path, text_kind, yaml_lines, yaml_node
 
 FAST_DEPTH = 8
 # Expanded YAML size (nodes, counting every alias expansion) beyond which aliases are a bomb.
