@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests bench examples
 	$(BIN)/mypy
 
 test: $(STAMP) lint
