@@ -23,6 +23,19 @@ _HEADING = re.compile(
 )
 _UNDERLINE = re.compile(r"^(-{3,}|={3,})$")
 
+# The target facts a lint rule reads: it applies to the targets whose table sets any of them (a test checks
+# that each rule's EXAMPLE fires on no other target). Rules not listed apply to every target.
+RULE_FACTS: dict[str, tuple[str, ...]] = {
+    "optional-forced-required": ("all_properties_required",),
+    "optional-not-required": ("all_properties_required",),
+    "missing-additional-properties-false": ("additional_properties_false_required",),
+    "unsupported-keyword": ("unsupported_keywords", "ignored_keywords"),
+    "root-not-object": ("root_must_be_object",),
+    "schema-limit": ("max_nesting_depth", "max_total_properties", "max_total_enum_values",
+                     "max_large_enum_string_chars", "max_total_string_chars"),
+    "too-many-tools": ("max_tools",),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class RuleDoc:
@@ -103,12 +116,25 @@ def rule_doc(code: str) -> RuleDoc:
         kind=str(getattr(module, "KIND", "tool")),
         summary=summary,
         sections=sections,
-        targets=tuple(getattr(module, "TARGETS", ())),
+        targets=rule_targets(code, module),
     )
 
 
+def rule_targets(code: str, module: ModuleType) -> tuple[str, ...]:
+    """The targets a rule can fire for: the module's `TARGETS`, else those setting a fact it reads."""
+    from tooldiff.targets import TARGETS
+
+    declared = tuple(getattr(module, "TARGETS", ()))
+    if declared:
+        return declared
+    facts = RULE_FACTS.get(code)
+    if facts is None:
+        return tuple(TARGETS)
+    return tuple(name for name, t in TARGETS.items() if any(getattr(t, f) for f in facts))
+
+
 def render_rule(doc: RuleDoc) -> str:
-    # Most rules take their targets from the target data; a module may name them in `TARGETS`.
+    # Targets come from the target data (`rule_targets`); a module may name them in `TARGETS`.
     targets = " · targets: " + ", ".join(f"`{t}`" for t in doc.targets) if doc.targets else ""
     out = [f"## {doc.code}", "", doc.summary, "", f"Severity: **{doc.severity}** · kind: {doc.kind}{targets}"]
     for title in [*SECTION_ORDER, *sorted(set(doc.sections) - set(SECTION_ORDER))]:

@@ -19,7 +19,8 @@ bad file becomes one finding with its line; every other file is still analysed.
 ```
 
 ## References
-- RFC 8259 (JSON), YAML 1.2
+- RFC 8259, JSON: https://www.rfc-editor.org/rfc/rfc8259
+- YAML 1.2.2: https://yaml.org/spec/1.2.2/
 """
 
 from __future__ import annotations

@@ -1,0 +1,76 @@
+"""docs/rules.md is generated from the rule modules (`make docs`) and complete for every registered rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tooldiff import docs, rules
+from tooldiff.model import Problem, Tool, Toolset
+from tooldiff.rules.base import Context
+from tooldiff.targets import TARGETS
+
+RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+REQUIRED = ("What it finds", "Why it matters", "Example", "Use instead", "References")
+
+
+def test_rules_md_is_not_stale() -> None:
+    assert RULES_MD.exists(), "docs/rules.md is missing: run `make docs`"
+    assert RULES_MD.read_text(encoding="utf-8") == docs.render_rules_markdown(), (
+        "docs/rules.md is stale: run `make docs` and commit the result"
+    )
+
+
+@pytest.mark.parametrize("code", list(rules.registry()))
+def test_every_rule_documents_every_section(code: str) -> None:
+    doc = docs.rule_doc(code)
+    missing = [s for s in REQUIRED if not doc.sections.get(s, "").strip()]
+    assert not missing, f"{code}: the docstring lacks {missing}"
+    assert doc.summary and doc.severity in ("error", "warning", "info")
+    assert doc.targets and set(doc.targets) <= set(TARGETS), code
+    assert "http" in doc.sections["References"] or "seed" in doc.sections["References"].lower(), code
+    section = docs.render_rule(doc)
+    assert section.startswith(f"## {code}\n") and f"Severity: **{doc.severity}**" in section
+    assert all(f"`{t}`" in section for t in doc.targets)
+
+
+def _tools(records: list[dict[str, Any]]) -> tuple[Tool, ...]:
+    return tuple(
+        Tool(name=r["name"], description=r["description"], input_schema=r.get("input_schema"),
+             format="anthropic", file="example.json", line=i + 1, pointer=f"/{i}",
+             schema_pointer=f"/{i}/input_schema", schema_key="input_schema")
+        for i, r in enumerate(records)
+    )
+
+
+def _fire(module: ModuleType, records: list[dict[str, Any]]) -> list[Problem]:
+    targets = tuple(TARGETS.values())
+    options = {**getattr(module, "OPTIONS", {}), **getattr(module, "EXAMPLE_OPTIONS", {})}
+    ctx = Context(targets=targets, options=options, targets_of=lambda _: targets)
+    tools = _tools(records)
+    if module.KIND == "toolset":
+        return list(module.check(Toolset(id="example.json", files=("example.json",), tools=tools), ctx))
+    return [p for t in tools for p in module.check(t, ctx)]
+
+
+@pytest.mark.parametrize("code", [c for c, m in rules.registry().items() if m.KIND in ("tool", "toolset")])
+def test_documented_targets_cover_where_the_example_fires(code: str) -> None:
+    # The targets line is derived from the target data; the rule itself says where its example fires.
+    module = rules.get(code)
+    if not isinstance(getattr(module, "EXAMPLE", None), list):
+        pytest.skip(f"{code} has no EXAMPLE tool list")
+    problems = _fire(module, module.EXAMPLE)
+    assert problems, f"{code}: EXAMPLE does not fire"
+    # A problem naming no targets holds for every target.
+    fired = {t for p in problems for t in (p.targets or tuple(TARGETS))}
+    documented = set(docs.rule_doc(code).targets)
+    assert fired <= documented, f"{code} fires for {fired - documented}"
+
+
+def test_strict_only_rules_are_documented_as_strict_only() -> None:
+    # A rule reading a fact only OpenAI strict sets must not claim the other targets.
+    assert docs.rule_doc("optional-not-required").targets == ("openai-strict",)
+    assert "anthropic" not in docs.rule_doc("unsupported-keyword").targets
