@@ -139,6 +139,7 @@ def run(settings: Settings, event: Mapping[str, Any],
 
 def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None,
          client: Callable[[], Any] | None = None) -> int:
+    from tooldiff.baseline import BaselineError
     from tooldiff.config import ConfigError
     from tooldiff.gitread import GitError
 
@@ -147,7 +148,7 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         settings = from_env(env)
         gha.add_mask(settings.token)
         return run(settings, _load_event(settings), client)
-    except (SettingsError, ConfigError, GitError, json.JSONDecodeError) as exc:
+    except (SettingsError, ConfigError, GitError, BaselineError, json.JSONDecodeError) as exc:
         print(gha.command("error", f"tooldiff: {exc}"), flush=True)
         print(f"tooldiff: {exc}", file=sys.stderr)
         return 2

@@ -26,7 +26,9 @@ def failing(report: Report, fail_on: str) -> int:
 def _emit(report: Report, fmt: str, output: str | None) -> None:
     from tooldiff.render import RenderContext, render
 
-    colour = fmt == "text" and output is None and sys.stdout.isatty() and not os.environ.get("CI")
+    from tooldiff.progress import colour_wanted
+
+    colour = fmt == "text" and output is None and colour_wanted(sys.stdout)
     text = render(fmt, report, RenderContext(colour=colour))
     if output:
         Path(output).write_text(text, encoding="utf-8")
@@ -90,12 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from tooldiff.baseline import BaselineError
     from tooldiff.config import ConfigError
     from tooldiff.gitread import GitError
 
     try:
         return _dispatch(args)
-    except (ConfigError, GitError) as exc:
+    except (ConfigError, GitError, BaselineError) as exc:
         print(f"tooldiff: {exc}", file=sys.stderr)
         return 2
 
@@ -104,8 +107,11 @@ def _dispatch(args: argparse.Namespace) -> int:
     cmd = args.command
     if cmd == "check":
         from tooldiff.check import check_paths
+        from tooldiff.progress import Progress, interactive
 
-        report = check_paths(args.paths, args.config, token_methods=_token_methods(args))
+        with Progress(sys.stderr, interactive(sys.stderr)) as progress:
+            report = check_paths(args.paths, args.config, token_methods=_token_methods(args),
+                                 progress=progress.update)
         _emit(report, args.format, args.output)
         return 1 if failing(report, args.fail_on) else 0
     if cmd == "diff":

@@ -28,6 +28,8 @@ SKIP_FILES = frozenset({
 # Without one of these keys a file cannot hold a tool, so its syntax errors are not ours to report
 # (discovery by content only; explicit paths always report).
 TOOL_HINTS = (b"input_schema", b"inputSchema", b"parameters", b"unctionDeclarations", b"unction_declarations")
+# A UTF-16/32 file hides those hints between NUL bytes: report it rather than skip tools unseen.
+WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +141,8 @@ def discover(source: FileSource, config: Config, paths: Sequence[str] = ()) -> D
         if raw is None:
             continue
         result = parse_bytes(path, raw, max_bytes=config.max_file_bytes)
-        keep = bool(result.tools) or (bool(result.errors) and (explicit or any(h in raw for h in TOOL_HINTS)))
+        hinted = explicit or raw.startswith(WIDE_BOMS) or any(h in raw for h in TOOL_HINTS)
+        keep = bool(result.tools) or (bool(result.errors) and hinted)
         if keep:
             files[path] = raw
             parsed.append(result)

@@ -60,7 +60,8 @@ class WorktreeSource:
         out: dict[str, bytes] = {}
         for p in paths:
             full = self.root / p
-            if full.is_symlink():
+            # Never follow a link, nor a path (a config's `baseline: /etc/passwd`) that leaves the tree.
+            if full.is_symlink() or not full.resolve().is_relative_to(self.root):
                 continue
             try:
                 out[p] = full.read_bytes()

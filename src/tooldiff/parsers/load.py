@@ -229,6 +229,7 @@ def load_yaml(text: str) -> list[Document]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
+        line = min(line, text.count("\n") + 1)  # at a cut-off end, PyYAML can point one line past it
         raise LoadError(line, f"invalid YAML: {exc.problem or exc.context} (line {line})") from None
     except yaml.YAMLError as exc:
         raise LoadError(1, f"invalid YAML: {exc}") from None

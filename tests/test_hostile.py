@@ -1,0 +1,350 @@
+"""Hostile and broken input through the real CLI (issue 6): each case ends within 10 s and 512 MB with a
+`parse-error` (file and line) or a correct analysis, and the good file beside it is still analysed.
+
+The corpus is `tests/hostile/` (small files committed, big ones written by `hostile/generate.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gitbuild import commit, init
+from hostile import generate
+from hostile.harness import (
+    GOOD_TOOLS,
+    HERE,
+    SECONDS,
+    TIMINGS,
+    MemorySource,
+    assert_good_analysed,
+    check_json,
+    cli,
+    network_trap,
+    one_parse_error,
+    parse_errors,
+    workspace,
+)
+from tooldiff.check import run_check
+from tooldiff.config import Config
+from tooldiff.diffrun import run_diff
+from tooldiff.discover import TOOL_HINTS
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _print_timings() -> Iterator[None]:
+    """With `pytest -s`, the slowest child run of each case, for BENCHMARKS-style reporting."""
+    yield
+    for case, seconds in sorted(TIMINGS.items(), key=lambda kv: -kv[1]):
+        print(f"{seconds:6.2f} s  {case}")
+
+
+def lines(name: str) -> int:
+    return (HERE / name).read_bytes().count(b"\n") + 1
+
+
+# --- malformed input ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "line"), [("malformed.json", 8), ("malformed.yaml", 6)])
+def test_malformed_json_and_yaml(tmp_path: Path, name: str, line: int) -> None:
+    report = check_json(workspace(tmp_path, name), case=name)
+    assert one_parse_error(report, name, lines(name))["line"] == line
+    assert_good_analysed(report)
+
+
+def _parses(data: bytes) -> bool:
+    try:
+        json.loads(data)
+    except ValueError:
+        return False
+    return True
+
+
+TRUNCATED = ["anthropic.json", "mcp-records.yaml", "functions.jsonl", "gemini-tools.yaml"]
+
+
+@pytest.mark.parametrize("name", TRUNCATED)
+def test_truncated_at_every_byte_offset(name: str) -> None:
+    """Every prefix of a real tool file, in-process: never an exception, the good file always analysed."""
+    data = (Path(__file__).parent / "fixtures" / "formats" / name).read_bytes()
+    good = (HERE / "good.json").read_bytes()
+    config = Config.default()
+    for cut in range(len(data)):
+        part = data[:cut]
+        source = MemorySource({"good.json": good, name: part})
+        # Named on the command line, a broken file always reports; discovered, only when it looks like tools.
+        for paths in (("good.json", name), ()):
+            report = run_check(source, config, paths)
+            assert {t.name for t in report.tools if t.file == "good.json"} == GOOD_TOOLS, cut
+            errors = [f for f in report.findings if f.code == "parse-error" and f.file == name]
+            assert all(1 <= f.line <= part.count(b"\n") + 1 for f in errors), (cut, errors)
+            if name.endswith(".json") and (paths or any(h in part for h in TOOL_HINTS)) and not _parses(part):
+                assert errors, f"a strict prefix of a JSON document parsed (cut at {cut})"
+
+
+def test_corrupted_byte_at_every_offset() -> None:
+    """One byte replaced by a structural character, at every offset of a JSON and a YAML file."""
+    good = (HERE / "good.json").read_bytes()
+    config = Config.default()
+    for name in ("openai-chat.json", "gemini-tools.yaml"):
+        data = (Path(__file__).parent / "fixtures" / "formats" / name).read_bytes()
+        for at in range(len(data)):
+            for junk in (b'"', b"{", b":", b"\xff"):
+                bad = data[:at] + junk + data[at + 1:]
+                report = run_check(MemorySource({"good.json": good, name: bad}), config)
+                assert {t.name for t in report.tools if t.file == "good.json"} == GOOD_TOOLS
+
+
+# --- expansion, depth and size ------------------------------------------------------------------------------
+
+
+def test_yaml_alias_bomb(tmp_path: Path) -> None:
+    report = check_json(workspace(tmp_path, "alias-bomb.yaml"), case="alias-bomb")
+    error = one_parse_error(report, "alias-bomb.yaml", lines("alias-bomb.yaml"))
+    assert "out of proportion" in error["message"]
+    assert_good_analysed(report)
+
+
+DEEP = [("deep.json", generate.deep_json), ("deep.yaml", generate.deep_yaml)]
+
+
+@pytest.mark.parametrize(("name", "data"), DEEP)
+def test_nesting_100000_levels_deep(tmp_path: Path, name: str, data: Any) -> None:
+    report = check_json(workspace(tmp_path, extra={name: data()}), case=name)
+    assert re.search("deep|nesting", one_parse_error(report, name, 4)["message"])
+    assert_good_analysed(report)
+
+
+def test_file_of_50_mb_over_the_default_limit(tmp_path: Path) -> None:
+    ws = workspace(tmp_path, extra={"big.json": generate.big_file()})
+    for paths in ((), ("big.json", "good.json")):  # discovered, and named on the command line
+        report = check_json(ws, *paths, case="50 MB")
+        assert "over the limit" in one_parse_error(report, "big.json", 1)["message"]
+        assert_good_analysed(report)
+
+
+def test_file_of_50_mb_under_a_raised_limit_is_analysed(tmp_path: Path) -> None:
+    ws = workspace(tmp_path, extra={"big.json": generate.big_file()})
+    (ws / ".tooldiff.yml").write_text("max_file_bytes: 60000000\n")
+    report = check_json(ws, case="50 MB analysed")
+    assert [t["name"] for t in report["tools"] if t["file"] == "big.json"] == ["huge"]
+    assert {f["code"] for f in report["findings"] if f["file"] == "big.json"} >= {"oversized-description"}
+
+
+# --- encodings and keys -------------------------------------------------------------------------------------
+
+
+def test_nul_byte(tmp_path: Path) -> None:
+    report = check_json(workspace(tmp_path, "nul-byte.json"), case="nul")
+    assert "NUL" in one_parse_error(report, "nul-byte.json", 6)["message"]
+    assert one_parse_error(report, "nul-byte.json", 6)["line"] == 3
+    assert_good_analysed(report)
+
+
+def test_utf16_with_bom(tmp_path: Path) -> None:
+    """Found by discovery too: its tool hints hide between NUL bytes, but it must not vanish unseen."""
+    report = check_json(workspace(tmp_path, "utf16-bom.json"), case="utf-16")
+    assert "UTF-16" in one_parse_error(report, "utf16-bom.json", 1)["message"]
+    assert_good_analysed(report)
+
+
+def test_duplicate_keys(tmp_path: Path) -> None:
+    """JSON: the last value wins, as in every provider's JSON parser. YAML forbids them: a parse error."""
+    report = check_json(workspace(tmp_path, "duplicate-keys.json", "duplicate-keys.yaml"), case="duplicates")
+    assert one_parse_error(report, "duplicate-keys.yaml", 6)["line"] == 5
+    (tool,) = [t for t in report["tools"] if t["file"] == "duplicate-keys.json"]
+    assert tool["name"] == "send_email" and tool["line"] == 3
+    explained = cli(workspace(tmp_path, "duplicate-keys.json"), "describe", "duplicate-keys.json")
+    assert "send_email" in explained.stdout
+    assert_good_analysed(report)
+
+
+def test_duplicate_keys_json_analyses_what_the_model_gets() -> None:
+    from tooldiff.parsers import parse_bytes
+
+    (tool,) = parse_bytes("d.json", (HERE / "duplicate-keys.json").read_bytes()).tools
+    assert tool.description == "Send an email to every customer at once."
+
+
+# --- $ref ---------------------------------------------------------------------------------------------------
+
+
+def test_ref_cycles_end_and_are_reported(tmp_path: Path) -> None:
+    report = check_json(workspace(tmp_path, "ref-cycle.json"), case="ref cycle")
+    refs = [f for f in report["findings"] if f["code"] == "unresolved-ref"]
+    assert {f["line"] for f in refs} >= {11, 12, 16, 17}
+    assert all("recursive" in f["message"] for f in refs)
+    assert_good_analysed(report)
+
+
+def _remote_refs(url: str) -> bytes:
+    doc = json.loads((HERE / "ref-remote.json").read_text())
+    props = doc["tools"][0]["input_schema"]["properties"]
+    props["local_trap"] = {"$ref": f"{url}/schema.json"}
+    doc["tools"][0]["input_schema"]["$schema"] = f"{url}/meta-schema"  # an unknown meta-schema, too
+    return json.dumps(doc, indent=2).encode()
+
+
+def test_the_network_trap_works(tmp_path: Path) -> None:
+    """The guard must catch a connection, or the next test proves nothing."""
+    with network_trap(tmp_path) as trap:
+        port = trap.url.rsplit(":", 1)[1]
+        connect = f"import socket; socket.create_connection(('127.0.0.1', {port}))"
+        proc = subprocess.run([sys.executable, "-c", connect], env=trap.env, capture_output=True,
+                              timeout=SECONDS, check=False)
+        assert proc.returncode != 0 and b"refused by the hostile-input test" in proc.stderr
+        assert len(trap.attempts()) == 1
+        raw = socket.create_connection(("127.0.0.1", int(port)))  # this process is not guarded
+        raw.close()
+        assert any("listener reached" in a for a in trap.attempts())
+
+
+def test_remote_refs_are_never_fetched(tmp_path: Path) -> None:
+    with network_trap(tmp_path) as trap:
+        ws = workspace(tmp_path, extra={"ref-remote.json": _remote_refs(trap.url)})
+        report = check_json(ws, case="remote refs", env=trap.env)
+        cli(ws, "check", "--format", "sarif", "--tokens", "all", env=trap.env)
+        assert trap.attempts() == []
+    refs = [f["message"] for f in report["findings"] if f["code"] == "unresolved-ref"]
+    for url in ("https://evil.example/", "http://169.254.169.254/", "file:///etc/passwd", "other.json#",
+                f"{trap.url}/schema.json"):
+        (message,) = [m for m in refs if url in m]
+        assert "never fetched" in message
+    assert sum("points nowhere" in m for m in refs) == 1
+    assert_good_analysed(report)
+
+
+def test_remote_refs_in_process_open_no_socket(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"network access: {args!r}")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    files = {"good.json": (HERE / "good.json").read_bytes(), "r.json": _remote_refs("https://evil.example")}
+    report = run_check(MemorySource(files), Config.default(), token_methods=None)
+    assert sum(f.code == "unresolved-ref" for f in report.findings) == 6
+
+
+# --- scale --------------------------------------------------------------------------------------------------
+
+
+def test_ten_thousand_tools_added_in_one_pr(tmp_path: Path) -> None:
+    repo = init(tmp_path / "repo")
+    commit(repo, {"good.json": (HERE / "good.json").read_bytes()}, "base")
+    commit(repo, {"agent/tools.json": generate.many_tools(10_000)}, "add 10,000 tools")
+    start = time.monotonic()
+    report = run_diff(repo, "HEAD~1", "HEAD")
+    seconds = time.monotonic() - start
+    added = [t for t in report.tools if t.change == "added"]
+    assert len(added) == 10_000 and {t.file for t in added} == {"agent/tools.json"}
+    assert not [f for f in report.findings if f.code == "parse-error"]
+    assert report.stats["pairs_analysed"] < 200_000  # far from the 50 million of all pairs
+    from tooldiff.render import RenderContext, render
+
+    comment = render("markdown", report, RenderContext())
+    assert len(comment) <= 65_536
+    print(f"\n10,000 tools in one PR: run_diff {seconds:.2f} s")
+    assert seconds < SECONDS
+
+
+def test_tool_name_of_5000_characters(tmp_path: Path) -> None:
+    ws = workspace(tmp_path, extra={"long.json": generate.long_name(5000)})
+    report = check_json(ws, case="5,000-char name")
+    assert [len(t["name"]) for t in report["tools"] if t["file"] == "long.json"] == [5000]
+    assert "invalid-name" in {f["code"] for f in report["findings"] if f["file"] == "long.json"}
+    assert_good_analysed(report)
+    for fmt in ("markdown", "github", "text", "sarif"):
+        out = cli(ws, "check", "--format", fmt, "--tokens", "estimate", case="5,000-char name").stdout
+        assert len(out) < 65_536 or fmt == "sarif"
+
+
+# --- symlinks -----------------------------------------------------------------------------------------------
+
+
+def _forbidden() -> list[str]:
+    """Lines of /etc/passwd and the planted secret: none may appear in any output."""
+    passwd = Path("/etc/passwd")
+    found = [line for line in passwd.read_text().splitlines() if line.strip()] if passwd.exists() else []
+    return [*found, generate.SECRET]
+
+
+def _assert_clean(*outputs: str) -> None:
+    for out in outputs:
+        for secret in _forbidden():
+            assert secret not in out
+
+
+def test_symlinks_out_of_the_workspace_are_never_followed(tmp_path: Path) -> None:
+    ws = workspace(tmp_path)
+    links = generate.symlinks(ws, tmp_path / "outside")
+    report = check_json(ws, case="symlinks")
+    for name in ("passwd.json", "passwd.yaml", "secret-abs.json", "secret-rel.json"):
+        assert "not followed" in one_parse_error(report, name, 1)["message"]
+    assert {t["file"] for t in report["tools"]} == {"good.json"}
+    assert_good_analysed(report)
+    named = cli(ws, "check", *links, "outside/secret.json", "etc/passwd", "--format", "json",
+                "--tokens", "estimate", case="symlinks")
+    texts = [cli(ws, "check", "--format", fmt, "--tokens", "estimate").stdout for fmt in ("text", "markdown")]
+    _assert_clean(json.dumps(report), named.stdout, named.stderr, *texts)
+    assert all(t["file"] == "good.json" for t in named.report["tools"])
+
+
+@pytest.mark.parametrize("baseline", ["/etc/passwd", "etc/passwd", "../outside/secret.json"])
+def test_a_config_path_out_of_the_workspace_is_never_read(tmp_path: Path, baseline: str) -> None:
+    ws = workspace(tmp_path)
+    generate.symlinks(ws, tmp_path / "outside")
+    (ws / ".tooldiff.yml").write_text(f"baseline: {baseline}\n")
+    run = cli(ws, "check", "--format", "json", "--tokens", "estimate", case="config path")
+    _assert_clean(run.stdout, run.stderr)
+    assert_good_analysed(run.report)
+
+
+def test_symlinks_in_a_pr_are_never_followed(tmp_path: Path) -> None:
+    repo = init(tmp_path / "repo")
+    commit(repo, {"good.json": (HERE / "good.json").read_bytes()}, "base")
+    outside = tmp_path / "outside"
+    generate.symlinks(repo, outside)
+    commit(repo, {}, "links")
+    run = cli(repo, "diff", "--base", "HEAD~1", "--format", "json", "--tokens", "estimate",
+              case="symlinks, diff")
+    for name in ("passwd.json", "passwd.yaml", "secret-abs.json", "secret-rel.json"):
+        assert "not followed" in one_parse_error(run.report, name, 1)["message"]
+    md = cli(repo, "diff", "--base", "HEAD~1", "--format", "markdown", case="symlinks, diff")
+    _assert_clean(run.stdout, run.stderr, md.stdout, md.stderr)
+
+
+# --- file names ---------------------------------------------------------------------------------------------
+
+
+def test_file_names_with_spaces_unicode_and_newlines(tmp_path: Path) -> None:
+    odd = generate.odd_names()
+    report = check_json(workspace(tmp_path, extra=odd), case="odd names")
+    assert {t["file"] for t in report["tools"]} == {*odd, "good.json"}
+    assert_good_analysed(report)
+
+
+def test_file_names_with_spaces_unicode_and_newlines_in_a_pr(tmp_path: Path) -> None:
+    repo = init(tmp_path / "repo")
+    commit(repo, {"good.json": (HERE / "good.json").read_bytes()}, "base")
+    odd = generate.odd_names()
+    commit(repo, odd, "odd names")
+    run = cli(repo, "diff", "--base", "HEAD~1", "--format", "json", "--tokens", "estimate",
+              case="odd names, diff")
+    assert {t["file"] for t in run.report["tools"] if t["change"] == "added"} == set(odd)
+    assert not parse_errors(run.report, "good.json")
+    renamed = {name: None for name in odd} | {f"renamed\n{name}": data for name, data in odd.items()}
+    commit(repo, renamed, "rename them")
+    moved = cli(repo, "diff", "--base", "HEAD~1", "--format", "json", "--tokens", "estimate").report
+    assert [t["change"] for t in moved["tools"]] == []  # git's renames are followed, odd names and all
+    assert moved["findings"] == []
