@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tooldiff.baseline import apply_status, load_baseline
@@ -48,10 +48,16 @@ def run_check(
     mode: str = "check",
     head_ref: str | None = None,
     token_methods: Sequence[str] | None = ("estimate",),
+    progress: Callable[[str], None] | None = None,
 ) -> Report:
     """Analyse every toolset. Exact token methods cost more than the rest of a check, and no verdict
-    depends on them, so they are counted only when asked for (None: every available method)."""
+    depends on them, so they are counted only when asked for (None: every available method).
+    `progress` hears the phase names (the CLI's progress line)."""
+    say = progress or (lambda _: None)
+    say("reading tool files")
     found = discover(source, config, paths)
+    tools = sum(len(ts.tools) for ts in found.toolsets)
+    say(f"analysing {tools:,} tools in {len(found.toolsets):,} toolsets")
     analysis = analyse(found.toolsets, config, found.files, parse_errors=found.errors,
                        token_methods=token_methods)
     baseline_bytes = source.read_many([config.baseline]).get(config.baseline)
@@ -65,9 +71,11 @@ def check_paths(
     config_path: str | None = None,
     cwd: Path | None = None,
     token_methods: Sequence[str] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Report:
     cwd = (cwd or Path.cwd()).absolute()
     root, rel = split_root(paths, cwd) if paths else (cwd, [])
     source = WorktreeSource(root)
     config = find_config(WorktreeSource(cwd), config_path)
-    return run_check(source, config, [p for p in rel if p != "."], token_methods=token_methods)
+    return run_check(source, config, [p for p in rel if p != "."], token_methods=token_methods,
+                     progress=progress)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,9 +23,8 @@ def failing(report: Report, fail_on: str) -> int:
 
 
 def _emit(report: Report, fmt: str, output: str | None) -> None:
-    from tooldiff.render import RenderContext, render
-
     from tooldiff.progress import colour_wanted
+    from tooldiff.render import RenderContext, render
 
     colour = fmt == "text" and output is None and colour_wanted(sys.stdout)
     text = render(fmt, report, RenderContext(colour=colour))
