@@ -57,7 +57,8 @@ def run_check(
     say("reading tool files")
     found = discover(source, config, paths)
     tools = sum(len(ts.tools) for ts in found.toolsets)
-    say(f"analysing {tools:,} tools in {len(found.toolsets):,} toolsets")
+    say(f"analysing {tools:,} tool{'s' * (tools != 1)} in {len(found.toolsets):,} "
+        f"toolset{'s' * (len(found.toolsets) != 1)}")
     analysis = analyse(found.toolsets, config, found.files, parse_errors=found.errors,
                        token_methods=token_methods)
     baseline_bytes = source.read_many([config.baseline]).get(config.baseline)

@@ -15,6 +15,9 @@ from collections.abc import Mapping
 from types import TracebackType
 from typing import TextIO
 
+# Seconds before the line first appears; runs quicker than this print nothing extra.
+DELAY = 0.5
+
 
 def interactive(stream: TextIO, env: Mapping[str, str] | None = None) -> bool:
     """A person is watching `stream`: a terminal, outside CI, not a dumb terminal."""
@@ -32,15 +35,16 @@ def colour_wanted(stream: TextIO, env: Mapping[str, str] | None = None) -> bool:
 
 
 class Progress:
-    """A status line redrawn in place by a background ticker: `tooldiff: <phase>… 3.2s`.
+    """A status line redrawn in place by a background ticker: `tooldiff: <phase>... 3.2s`.
 
     `update(phase)` is cheap and thread-safe; callers report phases, the ticker shows the elapsed time.
     """
 
-    def __init__(self, stream: TextIO, enabled: bool, *, delay: float = 0.5, interval: float = 0.1) -> None:
+    def __init__(self, stream: TextIO, enabled: bool, *, delay: float | None = None,
+                 interval: float = 0.1) -> None:
         self.stream = stream
         self.enabled = enabled
-        self.delay = delay
+        self.delay = DELAY if delay is None else delay
         self.interval = interval
         self._phase = "starting"
         self._start = time.monotonic()
@@ -52,6 +56,8 @@ class Progress:
     def update(self, phase: str) -> None:
         with self._lock:
             self._phase = phase
+            if self._thread is not None and time.monotonic() - self._start >= self.delay:
+                self._draw()  # a new phase shows at once, not at the next tick
 
     def __enter__(self) -> Progress:
         if self.enabled:
@@ -81,11 +87,13 @@ class Progress:
             return
         while True:
             with self._lock:
-                elapsed = time.monotonic() - self._start
-                # Truncated so the line never wraps, which would break the in-place redraw.
-                line = f"tooldiff: {self._phase}… {elapsed:.1f}s"[:79]
-                self.stream.write(f"\r\x1b[2K{line}")
-                self.stream.flush()
-                self._drawn = True
+                self._draw()
             if self._stop.wait(self.interval):
                 return
+
+    def _draw(self) -> None:
+        # Called with the lock held. Truncated so the line never wraps, which would break the redraw.
+        line = f"tooldiff: {self._phase}... {time.monotonic() - self._start:.1f}s"[:79]
+        self.stream.write(f"\r\x1b[2K{line}")
+        self.stream.flush()
+        self._drawn = True
