@@ -348,3 +348,111 @@ def test_file_names_with_spaces_unicode_and_newlines_in_a_pr(tmp_path: Path) -> 
     moved = cli(repo, "diff", "--base", "HEAD~1", "--format", "json", "--tokens", "estimate").report
     assert [t["change"] for t in moved["tools"]] == []  # git's renames are followed, odd names and all
     assert moved["findings"] == []
+
+
+# --- comment injection -----------------------------------------------------------------------------------
+
+MARKER = "<!-- tooldiff:comment id=default -->"
+SHA_RE = "[0-9a-f]{40}"
+OUR_HTML = re.compile(r"(?:</?details>|</?summary>)")
+OUR_LINKS = re.compile(rf"https://github\.com/(?:tooldiff/tooldiff/|octo/helpdesk/blob/{SHA_RE}/)")
+MENTION = re.compile(r"(?<![A-Za-z0-9_`])@[A-Za-z0-9]")
+# GitHub's (cmark-gfm) extended autolinks: a scheme URL anywhere, `www.` after a space or delimiter.
+AUTOLINK = re.compile(r"(?:https?|ftp)://[A-Za-z0-9]|(?:^|[\s*_~(\"'])www\.", re.I)
+HOSTILE_FILE = "<img src=x onerror=alert(1)> @org team|x [a](javascript:b).json"
+
+
+@pytest.fixture(scope="module")
+def injected(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, Any]:
+    """A PR adding the injection corpus under a hostile file name, and remote refs (URLs in messages)."""
+    repo = init(tmp_path_factory.mktemp("inject") / "repo")
+    commit(repo, {"good.json": (HERE / "good.json").read_bytes()}, "base")
+    payload = (HERE / "injection.json").read_bytes()
+    head = commit(repo, {"injection.json": payload, HOSTILE_FILE: payload,
+                         "ref-remote.json": (HERE / "ref-remote.json").read_bytes()}, "inject")
+    return repo, head, run_diff(repo, "HEAD~1", "HEAD")
+
+
+def _tokens(text: str) -> list[Any]:
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    out: list[Any] = []
+    stack = md.parse(text)
+    while stack:
+        tok = stack.pop()
+        out.append(tok)
+        stack.extend(tok.children or [])
+    return out
+
+
+def assert_inert_markdown(out: str, *, marker: bool) -> None:
+    """Rendered as GitHub would: only our tags, only our links, no image, no mention, no autolink."""
+    assert out.count(MARKER) == (1 if marker else 0)  # quoted markers survive only as escaped text
+    if marker:
+        assert out.startswith(MARKER + "\n")
+    assert not re.search(r"javascript\s*:", out, re.I)
+    for tok in _tokens(out):
+        if tok.type in ("html_block", "html_inline"):
+            for tag in re.findall(r"<[^>]*>", tok.content):
+                assert tag == MARKER or OUR_HTML.fullmatch(tag), tag
+        elif tok.type == "link_open":
+            assert OUR_LINKS.match(str(tok.attrs["href"])), tok.attrs
+        elif tok.type in ("image", "html_inline") or tok.tag == "img":
+            raise AssertionError(f"live {tok.type}: {tok.content!r}")
+        elif tok.type == "text":
+            assert not MENTION.search(tok.content), tok.content
+            assert not AUTOLINK.search(tok.content), tok.content
+
+
+def test_injection_markdown_comment_is_inert(injected: tuple[Path, str, Any]) -> None:
+    from tooldiff.render import RenderContext, render
+
+    _, head, report = injected
+    ctx = RenderContext(repo_url="octo/helpdesk", head_sha=head)
+    assert {"invalid-name", "missing-description"} <= {f.code for f in report.findings}
+    assert any(f.file == HOSTILE_FILE for f in report.findings)
+    assert_inert_markdown(render("markdown", report, ctx), marker=True)
+    assert_inert_markdown(render("github", report, ctx), marker=False)
+
+
+def test_injection_through_the_cli(injected: tuple[Path, str, Any]) -> None:
+    repo, _, _ = injected
+    out = cli(repo, "diff", "--base", "HEAD~1", "--format", "markdown", "--tokens", "estimate",
+              case="injection").stdout
+    assert_inert_markdown(out, marker=True)
+
+
+def test_injection_tables_keep_their_columns(injected: tuple[Path, str, Any]) -> None:
+    from markdown_it import MarkdownIt
+
+    from tooldiff.render import RenderContext, render
+
+    _, head, report = injected
+    for fmt in ("markdown", "github"):
+        html = MarkdownIt("commonmark", {"html": True}).enable("table").render(
+            render(fmt, report, RenderContext(repo_url="octo/helpdesk", head_sha=head)))
+        for table in re.findall(r"<table>(.*?)</table>", html, re.S):
+            rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)
+            cells = {len(re.findall(r"<t[hd][ >]", row)) for row in rows}
+            assert len(cells) == 1, table[:500]
+
+
+def test_injection_text_annotations_and_sarif(injected: tuple[Path, str, Any]) -> None:
+    from tooldiff.render import RenderContext, render
+
+    _, head, report = injected
+    ctx = RenderContext(repo_url="octo/helpdesk", head_sha=head)
+    text = render("text", report, ctx)
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]", text)
+    notes = render("annotations", report, ctx)
+    assert notes and all(line.startswith("::") for line in notes.splitlines())  # no forged workflow command
+    assert len(notes.splitlines()) == sum(1 for f in report.findings if f.status == "new")
+    sarif = json.loads(render("sarif", report, ctx))
+    for run in sarif["runs"]:
+        for result in run["results"]:
+            assert "markdown" not in result["message"]  # plain text: nothing for a viewer to render
+        for rule in run["tool"]["driver"]["rules"]:
+            assert "<img" not in json.dumps(rule)  # rule help is ours, never tool text
+    data = json.loads(render("json", report, ctx))
+    assert HOSTILE_FILE in {f["file"] for f in data["findings"]}  # machine output keeps the text verbatim

@@ -30,8 +30,10 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u206
 _SPACES = re.compile(r"[ \t]+")
 # `@user`, `@org/team`: GitHub notifies them. A zero-width space after `@` keeps the text, drops the ping.
 _MENTION = re.compile(r"@(?=[A-Za-z0-9])")
-# Script URL schemes, even spelled with spaces or mixed case; the colon gets a zero-width space.
-_SCHEME = re.compile(r"(javascript|vbscript|data|file)(\s*):", re.IGNORECASE)
+# Script URL schemes, even spelled with spaces or mixed case; the colon gets a zero-width space. Web schemes
+# too: GitHub autolinks a bare `https://` or `www.` anywhere in text, and tool text must not become a link.
+_SCHEME = re.compile(r"(javascript|vbscript|data|file|https?|ftp)(\s*):", re.IGNORECASE)
+_WWW = re.compile(r"(www)\.", re.IGNORECASE)
 # At the start of a line these begin a list, a heading or a block quote.
 _LEADING = re.compile(r"^([-=.>])|^(\d+)([.)])")
 _SAFE_CODE = re.compile(r"[A-Za-z0-9_.:/-]+")
@@ -56,6 +58,7 @@ def md(value: object, limit: int = 0) -> str:
     """Inline Markdown that renders exactly the given text, safe inside a table cell or list item."""
     text = plain(value, limit)
     text = _SCHEME.sub(lambda m: m.group(1) + m.group(2) + ZWSP + ":", text)
+    text = _WWW.sub(lambda m: m.group(1) + ZWSP + ".", text)
     text = _MENTION.sub("@" + ZWSP, text)
     text = text.translate(_MD_TABLE)
     return _LEADING.sub(lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), text)
