@@ -350,6 +350,27 @@ def test_file_names_with_spaces_unicode_and_newlines_in_a_pr(tmp_path: Path) -> 
     assert moved["findings"] == []
 
 
+@pytest.mark.parametrize(
+    ("config", "code", "says"),
+    [
+        ((HERE / "alias-bomb.yaml").read_text(), 2, "out of proportion"),
+        ("[" * 100_000 + "]" * 100_000 + "\n", 2, "nesting"),
+        ("baseline: \"a\\0b\"\n", 0, ""),
+        ("baseline: .\n", 0, ""),
+        ("\ufeff\ufeffpaths: 3\n", 2, ".tooldiff.yml"),
+    ],
+    ids=["alias-bomb", "deep", "nul-in-baseline", "baseline-folder", "bad-value"],
+)
+def test_a_hostile_config_is_an_error_or_harmless(tmp_path: Path, config: str, code: int, says: str) -> None:
+    """Under `pull_request` the head's config is used, so a PR author writes it: no crash, no hang."""
+    ws = workspace(tmp_path)
+    (ws / ".tooldiff.yml").write_text(config)
+    run = cli(ws, "check", "--format", "json", "--tokens", "estimate", codes=(code,), case="hostile config")
+    assert says in run.stderr
+    if code == 0:
+        assert_good_analysed(run.report)
+
+
 # --- comment injection -----------------------------------------------------------------------------------
 
 MARKER = "<!-- tooldiff:comment id=default -->"

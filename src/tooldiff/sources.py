@@ -60,12 +60,12 @@ class WorktreeSource:
         out: dict[str, bytes] = {}
         for p in paths:
             full = self.root / p
-            # Never follow a link, nor a path (a config's `baseline: /etc/passwd`) that leaves the tree.
-            if full.is_symlink() or not full.resolve().is_relative_to(self.root):
-                continue
             try:
+                # Never follow a link, nor a path (a config's `baseline: /etc/passwd`) that leaves the tree.
+                if full.is_symlink() or not full.resolve().is_relative_to(self.root):
+                    continue
                 out[p] = full.read_bytes()
-            except OSError:
+            except (OSError, ValueError):  # ValueError: a NUL byte in a path from the config
                 continue
         return out
 

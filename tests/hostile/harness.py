@@ -44,7 +44,8 @@ class Run:
         return data
 
 
-def cli(cwd: Path, *args: str, case: str = "", env: Mapping[str, str] | None = None) -> Run:
+def cli(cwd: Path, *args: str, case: str = "", env: Mapping[str, str] | None = None,
+        codes: tuple[int, ...] = (0, 1)) -> Run:
     """`python -m tooldiff ARGS` in `cwd`: must end within 10 s and 512 MB, exit 0 or 1, no traceback."""
     start = time.monotonic()
     proc = subprocess.run(
@@ -57,7 +58,7 @@ def cli(cwd: Path, *args: str, case: str = "", env: Mapping[str, str] | None = N
     stdout = proc.stdout.decode("utf-8", "replace")
     stderr = proc.stderr.decode("utf-8", "replace")
     assert "Traceback" not in stderr and "MemoryError" not in stderr, stderr[-3000:]
-    assert proc.returncode in (0, 1), (proc.returncode, stderr[-3000:])
+    assert proc.returncode in codes, (proc.returncode, stderr[-3000:])
     assert seconds < SECONDS
     return Run(proc.returncode, stdout, stderr, seconds)
 
