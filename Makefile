@@ -37,6 +37,7 @@ fuzz: $(STAMP)
 
 docs: $(STAMP)
 	$(BIN)/python -m tooldiff.docs > docs/rules.md
+	$(BIN)/python docs/screenshot.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
