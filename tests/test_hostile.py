@@ -375,8 +375,8 @@ def test_a_hostile_config_is_an_error_or_harmless(tmp_path: Path, config: str, c
 
 MARKER = "<!-- tooldiff:comment id=default -->"
 SHA_RE = "[0-9a-f]{40}"
-OUR_HTML = re.compile(r"(?:</?details>|</?summary>)")
-OUR_LINKS = re.compile(rf"https://github\.com/(?:tooldiff/tooldiff/|octo/helpdesk/blob/{SHA_RE}/)")
+OUR_HTML = re.compile(r"</?details>|</?summary>|<!-- tooldiff:finding fp=[0-9a-f]+ -->")  # line comments
+OUR_LINKS = re.compile(rf"https://github\.com/(?:tooldiff/tooldiff/|(?:octo/helpdesk|Codertocat/Hello-World)/blob/{SHA_RE}/)")
 MENTION = re.compile(r"(?<![A-Za-z0-9_`])@[A-Za-z0-9]")
 # GitHub's (cmark-gfm) extended autolinks: a scheme URL anywhere, `www.` after a space or delimiter.
 AUTOLINK = re.compile(r"(?:https?|ftp)://[A-Za-z0-9]|(?:^|[\s*_~(\"'])www\.", re.I)
@@ -477,3 +477,37 @@ def test_injection_text_annotations_and_sarif(injected: tuple[Path, str, Any]) -
             assert "<img" not in json.dumps(rule)  # rule help is ours, never tool text
     data = json.loads(render("json", report, ctx))
     assert HOSTILE_FILE in {f["file"] for f in data["findings"]}  # machine output keeps the text verbatim
+
+
+def test_injection_through_the_action_edits_only_its_own_comment(tmp_path: Path) -> None:
+    """A stranger quotes our marker; the PR's tool text is hostile. Two runs: one bot comment, edited in
+    place, inert; the stranger's comment untouched; review comments and the job summary inert too."""
+    from fakegithub import FakeGitHub
+    from prscenario import TOKEN, PullRequest, environment
+    from tooldiff import action
+    from tooldiff.github import make_client
+
+    fake = FakeGitHub(repository="Codertocat/Hello-World")
+    fake.token = TOKEN
+    fake.start()
+    try:
+        pr = PullRequest(tmp_path, fake)
+        payload = (HERE / "injection.json").read_bytes()
+        pr.push({"injection.json": payload, HOSTILE_FILE: payload})
+        forged = fake.add_comment(2, MARKER + "\nLGTM, no findings", login="stranger")
+        files = tmp_path / "files"
+        files.mkdir()
+        for _ in range(2):
+            env = environment("pull_request", fake.base, str(pr.repo), str(pr.event_dir / "event.json"),
+                              str(files), pr.head, **{"review-comments": "true"})
+            assert action.main([], env, make_client(fake.base, TOKEN, retries=1, backoff=0)) == 1
+        [comment] = fake.bot_comments(2)
+        assert fake.comments[forged["id"]]["body"] == MARKER + "\nLGTM, no findings"
+        assert_inert_markdown(comment["body"], marker=True)
+        assert_inert_markdown((files / "summary.md").read_text(), marker=False)
+        assert fake.review_comments  # the hostile names reach line comments too
+        for review in fake.review_comments.values():
+            assert_inert_markdown(review["body"], marker=False)
+        assert fake.errors == []
+    finally:
+        fake.stop()
