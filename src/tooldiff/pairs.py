@@ -40,6 +40,8 @@ class ToolView:
     blast: Blast
     guards: tuple[str, ...]
     keys: frozenset[str]  # candidate-search keys
+    core_set: frozenset[str]  # `core` as a set
+    flex: frozenset[str]  # the name's action terms that a compatible action of the other tool may stand for
 
 
 def _actions(name_seq: Sequence[str], description: str, classes: frozenset[str]) -> frozenset[str]:
@@ -111,6 +113,8 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
         blast=assess(tool, ctx.tool_settings),
         guards=guards(tool),
         keys=frozenset(keys),
+        core_set=frozenset(name_seq) - vendors,
+        flex=frozenset(a for a in actions if a in compatible),
     )
 
 
@@ -130,6 +134,9 @@ def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
       the other's text: look up the rarest core name term among the `t:` keys; where all of them are too
       common to index, the argument shape (`shape:`) finds the synonym-named twins instead;
     - an alias notice meets the tool it names on `m:`.
+
+    Index hits that fail `may_flag` (a necessary condition of every pair rule) are dropped here, so
+    `check_pair` runs on few pairs.
     """
     postings: dict[str, list[int]] = defaultdict(list)
     for i, v in enumerate(views):
@@ -140,7 +147,8 @@ def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
         usable = [k for k in keys if 1 < len(postings[k]) <= MAX_POSTING]
         return sorted(usable, key=lambda k: (len(postings[k]), k))[:1]
 
-    out: set[tuple[int, int]] = set()
+    seen: set[tuple[int, int]] = set()
+    out: list[tuple[int, int]] = []
     for i, v in enumerate(views):
         core = rarest([f"t:{t}" for t in v.core])
         if not core:
@@ -149,9 +157,30 @@ def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
         lookups += [k for k in v.keys if k.startswith("m:") and len(postings[k]) <= MAX_POSTING]
         for key in lookups:
             for j in postings[key]:
-                if j != i:
-                    out.add((i, j) if i < j else (j, i))
+                pair = (i, j) if i < j else (j, i)
+                if j != i and pair not in seen:
+                    seen.add(pair)
+                    if may_flag(v, views[j]):
+                        out.append(pair)
     return sorted(out)
+
+
+def may_flag(a: ToolView, b: ToolView) -> bool:
+    """What every pair rule needs before it can fire, as set tests: most index hits fail it.
+
+    All four rules skip a tool they cannot analyse. H1.6 needs one tool's terms (and name terms) inside the
+    other's; intent overlap (and so blast-radius-twin) needs every core name term of each tool in the other's
+    text, bar an action term the other's compatible action may stand for (`overlap._has`), unless one
+    announces itself as the other's alias.
+    """
+    x, y = a.terms, b.terms
+    if not (x.analysable and y.analysable):
+        return False
+    if x.alias_sentences or y.alias_sentences:
+        return True
+    if (x.all <= y.all and x.name <= y.name) or (y.all <= x.all and y.name <= x.name):
+        return True
+    return not (a.core_set - y.all - a.flex) and not (b.core_set - x.all - b.flex)
 
 
 def check_pair(a: ToolView, b: ToolView, contexts: Mapping[str, Context]) -> tuple[str, Problem] | None:
