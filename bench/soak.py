@@ -86,6 +86,7 @@ class Replay:
     runs: list[Run] = field(default_factory=list)
     comments: int = 0
     errors: list[str] = field(default_factory=list)
+    first: bool = False  # the first action run of this process: its time includes the lazy imports
 
     @property
     def touched(self) -> bool:
@@ -118,6 +119,7 @@ def _outputs(path: Path) -> dict[str, str]:
 
 def replay(name: str, tmp: Path, fake: FakeGitHub, limit: int | None = None) -> Replay:
     """One PR per history: every version after the first is a push, and the action runs once per push."""
+    cold = "tooldiff.diffrun" not in sys.modules
     from tooldiff import action
 
     workspace = tmp / name / "workspace"
@@ -126,7 +128,7 @@ def replay(name: str, tmp: Path, fake: FakeGitHub, limit: int | None = None) -> 
     workflow.mkdir()
     files.mkdir()
     template = json.loads((FIX / "pull_request.opened.payload.json").read_text(encoding="utf-8"))
-    result = Replay(name, len(shas))
+    result = Replay(name, len(shas), first=cold and len(shas) > 2)
     errors_before = len(fake.errors)
     for base, head in itertools.pairwise(shas):
         git(workspace, "checkout", "-q", "--detach", head)  # actions/checkout of the PR head
@@ -178,7 +180,8 @@ def describe(r: Replay) -> list[str]:
         f"{sum(x.changed_tools for x in r.runs)} tool changes, "
         f"{sum(x.new_findings for x in r.runs)} new findings in total",
         f"  time per push: median {statistics.median(times):.3f} s, max {max(times):.3f} s, "
-        f"total {sum(times):.1f} s",
+        f"total {sum(times):.1f} s" + (f" (first push {times[0]:.3f} s: the process's first run, lazy "
+                                       f"imports; the rest max {max(times[1:]):.3f} s)" if r.first else ""),
         f"  GitHub requests per push: median {statistics.median(counts):g}, max {max(counts)}"
         + (f"; per edit run: median {statistics.median(edits):g}, max {max(edits)}" if edits else ""),
         "  by operation (all pushes): " + (", ".join(f"{op} {n}" for op, n in by_op.most_common()) or "none"),
@@ -262,7 +265,7 @@ def main() -> int:
               "nothing measured.")
         return 0
     failed: list[str] = []
-    print(f"tooldiff soak on {os.cpu_count()} cores\n")
+    print(f"tooldiff soak on {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start\n")
     if args.only != "audit":
         print("Replay: each history as one PR, every version a push, the action in-process, fake GitHub API")
         with tempfile.TemporaryDirectory(prefix="tooldiff-soak-") as tmp_name:
@@ -282,6 +285,7 @@ def main() -> int:
               f"with imports {m['with_imports']:.2f} s, whole process {m['process']:.2f} s; "
               f"peak RSS {m['peak_mb']:.0f} MB (max {m['max_peak_mb']:.0f} MB); "
               f"{int(m['findings'])} findings, exit {int(m['code'])}")
+    print(f"\nload average {os.getloadavg()[0]:.1f} at the end (other processes share the cores)")
     if failed:
         print("\nsoak FAILED:\n  " + "\n  ".join(failed))
         return 1
