@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from hostile.harness import HERE, MemorySource
@@ -60,8 +60,14 @@ def render_all(report: Report) -> dict[str, str]:
     return out
 
 
+# Found by the fuzz: a property named like the position trie's marker string.
+MARKER_KEY = (b'[{"name": "get_user", "input_schema": {"type": "object", '
+              b'"properties": {"id": {}, "\\u0000wanted": {}}}}]')
+
+
 @FUZZ
 @given(files=tool_files())
+@example(files={"anthropic-0.json": MARKER_KEY})
 def test_check_any_tool_files(files: dict[str, bytes]) -> None:
     config = Config.default()
     first = render_all(run_check(MemorySource(files), config, token_methods=None))

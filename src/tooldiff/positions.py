@@ -26,7 +26,8 @@ _DECODER = json.JSONDecoder()
 _scan_value = _DECODER.scan_once  # type: ignore[attr-defined]
 scan_string = json.decoder.scanstring  # type: ignore[attr-defined]
 _scan_string = scan_string
-_WANTED = "\x00wanted"  # trie marker; cannot collide with a JSON key token path of ours
+# Trie marker: not a str, so no JSON key (tool text is hostile: "\u0000wanted" is a key) can collide.
+_WANTED: Any = object()
 
 
 def escape(token: str) -> str:
