@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
