@@ -125,6 +125,14 @@ def test_nesting_100000_levels_deep(tmp_path: Path, name: str, data: Any) -> Non
     assert_good_analysed(report)
 
 
+def test_schema_nested_as_deep_as_the_parser_takes(tmp_path: Path) -> None:
+    report = check_json(workspace(tmp_path, extra={"deep-schema.json": generate.deep_schema(480)}),
+                        case="deep schema")
+    codes = [f["code"] for f in report["findings"] if f["file"] == "deep-schema.json"]
+    assert codes.count("missing-description") == 480
+    assert_good_analysed(report)
+
+
 def test_file_of_50_mb_over_the_default_limit(tmp_path: Path) -> None:
     ws = workspace(tmp_path, extra={"big.json": generate.big_file()})
     for paths in ((), ("big.json", "good.json")):  # discovered, and named on the command line

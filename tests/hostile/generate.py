@@ -49,6 +49,16 @@ def deep_yaml(depth: int = 100_000) -> bytes:
     return b"tools:\n  - name: deep\n    input_schema:\n      default: " + b"[" * depth + b"]" * depth + b"\n"
 
 
+def deep_schema(depth: int = 480) -> bytes:
+    """A schema nested `depth` objects deep, as deep as the JSON parser takes, with a finding at every level
+    (no property has a description): per-finding work must not grow with the depth squared."""
+    inner = '{"type": "string"}'
+    for _ in range(depth):
+        inner = '{"type": "object", "properties": {"p": ' + inner + '}, "required": ["p"]}'
+    return ('{"tools": [{"name": "deep_schema", "description": "A deeply nested schema.", "input_schema": '
+            + inner + "}]}\n").encode()
+
+
 def many_tools(count: int = 10_000) -> bytes:
     """`count` distinct, clean tools in one file: one toolset, so pair search must stay sub-quadratic."""
     tools = [
