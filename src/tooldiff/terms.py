@@ -12,6 +12,7 @@ the pair check can look for the neighbour's name in them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -105,7 +106,9 @@ class Terms:
     desc: frozenset[str]  # terms of the description alone (quoted tool names left out)
     proper: frozenset[str]  # proper nouns of the first sentence (GitHub, GitLab, Slack), lower-cased
     proper_any: frozenset[str]  # proper nouns anywhere in the description
-    lower: frozenset[str]  # terms the description also writes in lower case, as ordinary words
+    # terms the description also writes in lower case; only filled when a name term is in proper_any
+    # (all that `pairs.vendor_terms` asks)
+    lower: frozenset[str]
     contrast_sentences: tuple[str, ...]  # lower-cased sentences that draw a boundary to another tool
     alias_sentences: tuple[str, ...]  # lower-cased sentences that announce an alias
     alias_mentions: frozenset[str]  # tool names quoted in those sentences, lower-cased
@@ -155,23 +158,62 @@ def normalise(word: str) -> str | None:
 def text_terms(text: str) -> list[str]:
     """Terms of free text, identifiers split, in order of appearance (duplicates kept)."""
     text = _NEGATED.sub(_un, text)
-    out: list[str] = []
-    for raw in _WORD.findall(text):
-        for part in split_identifier(raw) if not raw.isdigit() else []:
-            term = normalise(part)
-            if term:
-                out.append(term)
-    return out
+    words = _WORD.findall(text)
+    _learn(words)
+    return [t for w in words for t in _TERMS[w]]
+
+
+# Every distinct word is analysed once per process, then looked up: tool texts share most of their words.
+_TERMS: dict[str, tuple[str, ...]] = {}  # word -> its terms
+_LOWER: dict[str, tuple[str, ...]] = {}  # word -> its terms when the word is written in lower case, else ()
+_CAPS: dict[str, str] = {}  # capitalised word (not an acronym, not a stopword) -> lower case
+_CAMEL_WORDS: set[str] = set()  # words the camelCase identifier pattern could strip
+_FOREIGN_ANY: set[str] = set()  # words that are foreign function words, in any case
+_ALIAS_ANY: set[str] = set()  # words without which `_ALIAS` cannot match
+_CONTRAST_ANY: set[str] = set()  # words without which `_CONTRAST` cannot match
+_NOT_ANY: set[str] = set()  # words without which `_NEGATED` cannot match
+_ALIAS_WORDS = frozenset(
+    ["same", "alias", "identical", "equivalent", "deprecated", "synonym", "renamed", "kept"]
+)
+_CONTRAST_WORDS = frozenset(["use", "prefer", "see", "instead", "rather", "not", "don", "try", "call"])
+_IDENT_HINT = re.compile(r"[_./:][A-Za-z0-9\-]")  # the dotted/snake branch of `_IDENT` needs one of these
+
+
+def _learn(words: Iterable[str]) -> None:
+    new = {w for w in words if w not in _TERMS}
+    if not new:
+        return
+    stop = lexicon().stopwords
+    for w in new:
+        low = w.lower()
+        terms = () if w.isdigit() else tuple(t for p in split_identifier(w) if (t := normalise(p)))
+        _TERMS[w] = terms
+        _LOWER[w] = terms if w.islower() else ()
+        if w[:1].isupper() and not w.isupper() and low not in stop:
+            _CAPS[w] = low
+        if w[:1].islower() and not w.islower():
+            _CAMEL_WORDS.add(w)
+        base = low.replace("’", "'").split("'")[0]
+        if low in _FOREIGN:
+            _FOREIGN_ANY.add(w)
+        if base in _ALIAS_WORDS:
+            _ALIAS_ANY.add(w)
+        if base in _CONTRAST_WORDS:
+            _CONTRAST_ANY.add(w)
+        if base == "not":
+            _NOT_ANY.add(w)
 
 
 def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
 
 
+_QUOTED = re.compile(r"`[^`]{1,80}`|'[A-Za-z0-9_\-.]{2,60}'|\"[A-Za-z0-9_\-.]{2,60}\"")
+
+
 def _strip_mentions(sentence: str) -> str:
     """Drop identifier-shaped tool names and quoted names: they are boundaries or aliases, not words."""
-    sentence = re.sub(r"`[^`]{1,80}`|'[A-Za-z0-9_\-.]{2,60}'|\"[A-Za-z0-9_\-.]{2,60}\"", " ", sentence)
-    return _IDENT.sub(" ", sentence)
+    return _IDENT.sub(" ", _QUOTED.sub(" ", sentence))
 
 
 def analysable(text: str) -> tuple[bool, str]:
@@ -180,10 +222,10 @@ def analysable(text: str) -> tuple[bool, str]:
     The opening 2,000 characters decide: that is where a description says what the tool does.
     """
     text = text[:2000]
-    letters = [c for c in text if c.isalpha()]
+    letters = "".join(filter(str.isalpha, text))
     if len(letters) < 4:
         return True, ""
-    non_latin = sum(1 for c in letters if ord(c) > 0x24F)
+    non_latin = len(_NON_LATIN.findall(letters))
     if non_latin / len(letters) > 0.3:
         return False, "most of its letters are not Latin script"
     words = [w.lower() for w in _WORD.findall(text)]
@@ -194,55 +236,73 @@ def analysable(text: str) -> tuple[bool, str]:
     return True, ""
 
 
+_NON_LATIN = re.compile("[^\x00-\u024f]")
+
 MAX_ANALYSED_CHARS = 6000  # a 54k-character description says what it does long before its end
 
 
 @lru_cache(maxsize=65536)
 def extract(name: str, description: str) -> Terms:
-    """One pass per sentence: stripped of quoted names, its words give terms, proper nouns and lower case."""
-    description = description[:MAX_ANALYSED_CHARS]
-    lex = lexicon()
-    name_terms = [t for p in split_identifier(name) if (t := normalise(p))]
+    """Each sentence, stripped of quoted names, gives terms, proper nouns and words in lower case.
+
+    The costly steps run only where their words or characters occur: stripping identifiers, folding
+    negations, looking for alias and contrast sentences. Words are looked up in the per-process tables.
+    """
+    text = description[:MAX_ANALYSED_CHARS]
+    name_terms = frozenset(t for p in split_identifier(name) if (t := normalise(p)))
+    words = _WORD.findall(text)
+    _learn(words)
+    seen = set(words)
+    stripped = text
+    if "`" in text or "'" in text or '"' in text:
+        stripped = _QUOTED.sub(" ", stripped)
+    if _IDENT_HINT.search(stripped) or not _CAMEL_WORDS.isdisjoint(seen):
+        stripped = _IDENT.sub(" ", stripped)
+    if not _NOT_ANY.isdisjoint(seen):
+        stripped = _NEGATED.sub(_un, stripped)
+    parts = _SENTENCE.split(stripped)
+    first_words: list[str] | None = None
+    rest_words: list[str] = []
+    later: set[str] = set()  # words after the first of each later sentence (proper-noun candidates)
+    if len(parts) == 1 and stripped is text:
+        first_words = words  # one sentence, nothing stripped: its words are known
+    else:
+        for part in parts:
+            if first_words is None:
+                if part and not part.isspace():
+                    first_words = _WORD.findall(part)
+                continue
+            ws = _WORD.findall(part)
+            rest_words += ws
+            later.update(ws[1:])
+        first_words = first_words or []
+        _learn(first_words)
+        _learn(rest_words)
+    firsts, rests = set(first_words), set(rest_words)
+    first = {t for w in firsts for t in _TERMS[w]}
+    desc = frozenset(first.union(*[_TERMS[w] for w in rests]))
+    proper = frozenset(_CAPS[w] for w in set(first_words[1:]) if w in _CAPS)
+    proper_any = proper.union([_CAPS[w] for w in later if w in _CAPS])
+    lower: frozenset[str] = frozenset()
+    if not proper_any.isdisjoint(name_terms):  # only `pairs.vendor_terms` asks, and only then
+        lower = frozenset(t for w in firsts | rests for t in _LOWER[w])
     contrast: list[str] = []
     alias: list[str] = []
-    first: set[str] = set()
-    rest: set[str] = set()
-    proper: frozenset[str] = frozenset()
-    proper_any: set[str] = set()
-    lower: set[str] = set()
-    for i, sentence in enumerate(sentences(description)):
-        if _ALIAS.search(sentence):
-            alias.append(sentence.lower())
-        elif _CONTRAST.search(sentence):
-            contrast.append(sentence.lower())
-        # A quoted tool name is a name, not words: it distinguishes only inside a contrastive clause.
-        words = _WORD.findall(_NEGATED.sub(_un, _strip_mentions(sentence)))
-        caps = frozenset(
-            w.lower()
-            for w in words[1:]
-            if w[:1].isupper() and not w.isupper() and w.lower() not in lex.stopwords
-        )
-        proper = caps if i == 0 else proper
-        proper_any |= caps
-        target = first if i == 0 else rest
-        for raw in words:
-            if raw.isdigit():
-                continue
-            for part in split_identifier(raw):
-                if term := normalise(part):
-                    target.add(term)
-                    if raw.islower():
-                        lower.add(term)
-    ok, why = analysable(description)
-    desc = frozenset(first | rest)
+    if not (_ALIAS_ANY.isdisjoint(seen) and _CONTRAST_ANY.isdisjoint(seen)):
+        for sentence in sentences(text):
+            if _ALIAS.search(sentence):
+                alias.append(sentence.lower())
+            elif _CONTRAST.search(sentence):
+                contrast.append(sentence.lower())
+    ok, why = (True, "") if text.isascii() and _FOREIGN_ANY.isdisjoint(seen) else analysable(text)
     return Terms(
-        name=frozenset(name_terms),
-        summary=frozenset(name_terms) | frozenset(first),
-        all=frozenset(name_terms) | desc,
+        name=name_terms,
+        summary=name_terms.union(first),
+        all=name_terms | desc,
         desc=desc,
         proper=proper,
-        proper_any=frozenset(proper_any),
-        lower=frozenset(lower),
+        proper_any=proper_any,
+        lower=lower,
         contrast_sentences=tuple(contrast),
         alias_sentences=tuple(alias),
         alias_mentions=frozenset(m.lower() for s in alias for m in _IDENT.findall(s)),
