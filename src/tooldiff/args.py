@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from tooldiff.lexicon import lexicon
@@ -51,28 +52,35 @@ def canonical_arg(name: str) -> str:
     return lex.arg_synonyms.get(folded, folded)
 
 
+@cache
+def _name_info(name: str) -> tuple[str, bool, bool]:
+    """Argument name -> (canonical key, ambient, routing); names repeat across tools, so once each."""
+    lex = lexicon()
+    parts = split_identifier(name)
+    snake = "_".join(parts)
+    ambient = snake in lex.ambient_args or snake.replace("_", "") in lex.ambient_args
+    routing = not ambient and (
+        snake in lex.routing_words or (len(parts) > 1 and parts[-1] in lex.routing_suffixes)
+    )
+    return canonical_arg(name), ambient, routing
+
+
 def parse_args(schema: Any) -> tuple[Arg, ...]:
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return ()
     required = schema.get("required")
     if not isinstance(required, list):
         required = []
-    lex = lexicon()
     out: list[Arg] = []
     for name, prop in schema["properties"].items():
         if not isinstance(name, str):
             continue
-        parts = split_identifier(name)
-        snake = "_".join(parts)
-        ambient = snake in lex.ambient_args or snake.replace("_", "") in lex.ambient_args
-        routing = not ambient and (
-            snake in lex.routing_words or (len(parts) > 1 and parts[-1] in lex.routing_suffixes)
-        )
+        key, ambient, routing = _name_info(name)
         desc = prop.get("description", "") if isinstance(prop, dict) else ""
         out.append(
             Arg(
                 name=name,
-                key=canonical_arg(name),
+                key=key,
                 kind=_kind(prop),
                 required=name in required,
                 description=" ".join(desc.lower().split()) if isinstance(desc, str) else "",
@@ -81,6 +89,22 @@ def parse_args(schema: Any) -> tuple[Arg, ...]:
             )
         )
     return tuple(out)
+
+
+def required_shape(schema: Any) -> frozenset[str]:
+    """`shape_keys(parse_args(schema))`, reading only the required arguments (the candidate search's need)."""
+    if not isinstance(schema, dict):
+        return frozenset()
+    props, required = schema.get("properties"), schema.get("required")
+    if not isinstance(props, dict) or not isinstance(required, list) or not required:
+        return frozenset()
+    req: list[str] = []
+    for name in dict.fromkeys(n for n in required if isinstance(n, str)):
+        if name in props:
+            key, ambient, _ = _name_info(name)
+            if not ambient:
+                req.append(f"{key}:{_kind(props[name])}")
+    return frozenset({"shape:" + ",".join(sorted(req))}) if req else frozenset()
 
 
 def _matches(x: Arg, others: Sequence[Arg]) -> bool:

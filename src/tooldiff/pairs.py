@@ -11,10 +11,11 @@ brute force.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from tooldiff.args import Arg, parse_args, shape_keys
+from tooldiff.args import Arg, parse_args, required_shape
 from tooldiff.blast import Blast, assess, guards
 from tooldiff.model import Problem, Tool
 from tooldiff.rules import PAIR_PRECEDENCE, get
@@ -26,7 +27,11 @@ MAX_POSTING = 400  # a key shared by more tools than this is too common to sugge
 
 @dataclass(frozen=True, slots=True)
 class ToolView:
-    """Everything the pair rules need of one tool, computed once per tool."""
+    """Everything the pair rules need of one tool, computed once per tool.
+
+    What only `check_pair` reads (arguments, blast radius, guards) is computed on first use: the candidate
+    search leaves most tools without a pair to check.
+    """
 
     tool: Tool
     name: str
@@ -36,12 +41,44 @@ class ToolView:
     core: tuple[str, ...]  # the name's terms without a vendor prefix or suffix (`browser_click` -> click)
     plural: bool  # the name ends in a plural (`get_events`): it returns many, like a listing
     actions: frozenset[str]  # action classes in the name (else the first one of the description)
-    args: tuple[Arg, ...]
-    blast: Blast
-    guards: tuple[str, ...]
-    keys: frozenset[str]  # candidate-search keys
+    index_terms: frozenset[str]  # terms.all plus the actions a request cannot tell from ours (`t:` keys)
+    shape: frozenset[str]  # the required argument shape (`shape:` keys)
+    mentions: frozenset[str]  # names in alias notices, and our own name, lower-cased (`m:` keys)
     core_set: frozenset[str]  # `core` as a set
     flex: frozenset[str]  # the name's action terms that a compatible action of the other tool may stand for
+    tool_settings: Mapping[str, Mapping[str, Any]] | None = field(default=None, compare=False, repr=False)
+    _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def args(self) -> tuple[Arg, ...]:
+        if "args" not in self._memo:
+            self._memo["args"] = parse_args(self.tool.input_schema)
+        out: tuple[Arg, ...] = self._memo["args"]
+        return out
+
+    @property
+    def blast(self) -> Blast:
+        if "blast" not in self._memo:
+            self._memo["blast"] = assess(self.tool, self.tool_settings)
+        out: Blast = self._memo["blast"]
+        return out
+
+    @property
+    def guards(self) -> tuple[str, ...]:
+        if "guards" not in self._memo:
+            self._memo["guards"] = guards(self.tool)
+        out: tuple[str, ...] = self._memo["guards"]
+        return out
+
+    @property
+    def keys(self) -> frozenset[str]:
+        """The candidate-search keys, spelled out (`t:`, `n:`, `shape:`, `m:`)."""
+        return frozenset(
+            [f"t:{t}" for t in self.index_terms]
+            + [f"n:{t}" for t in self.name_seq]
+            + [f"shape:{k}" for k in self.shape]
+            + [f"m:{m}" for m in self.mentions]
+        )
 
 
 def _actions(name_seq: Sequence[str], description: str, classes: frozenset[str]) -> frozenset[str]:
@@ -89,32 +126,28 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
     terms = extract(tool.name, tool.description or "")
     classes = lexicon().action_classes
     name_seq = tuple(t for p in split_identifier(tool.name) if (t := _norm(p)))
-    args = parse_args(tool.input_schema)
     actions = _actions(name_seq, tool.description or "", classes)
-    keys = {f"t:{t}" for t in terms.all} | set(shape_keys(args)) | {f"n:{t}" for t in name_seq}
     # An action that a request cannot tell apart from ours counts as ours (see `overlap._has`).
     compatible = lexicon().compatible_actions
-    keys |= {f"t:{c}" for a in actions for c in compatible.get(a, ())}
-    keys |= {f"i:{a}:{t}" for a in actions for t in terms.summary if t not in classes}
-    # Alias notices name the other tool: both ends meet on the name.
-    keys |= {f"m:{m}" for m in terms.alias_mentions} | {f"m:{tool.name.lower()}"}
+    extra = [c for a in actions for c in compatible.get(a, ())]
     vendors = vendor_terms(name_seq, terms)
-    parts = split_identifier(tool.name)
+    last = split_identifier(tool.name)[-1:]
     return ToolView(
         tool=tool,
         name=tool.name,
         terms=terms,
         name_seq=name_seq,
         desc_terms=terms.desc,
-        core=tuple(t for t in name_seq if t not in vendors),
-        plural=bool(parts) and fold_plural(parts[-1]) != parts[-1],
+        core=tuple(t for t in name_seq if t not in vendors) if vendors else name_seq,
+        plural=bool(last) and fold_plural(last[0]) != last[0],
         actions=actions,
-        args=args,
-        blast=assess(tool, ctx.tool_settings),
-        guards=guards(tool),
-        keys=frozenset(keys),
+        index_terms=terms.all.union(extra) if extra else terms.all,
+        shape=frozenset(k[len("shape:") :] for k in required_shape(tool.input_schema)),
+        # Alias notices name the other tool: both ends meet on the name.
+        mentions=terms.alias_mentions | {tool.name.lower()},
         core_set=frozenset(name_seq) - vendors,
         flex=frozenset(a for a in actions if a in compatible),
+        tool_settings=ctx.tool_settings,
     )
 
 
@@ -138,25 +171,36 @@ def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
     Index hits that fail `may_flag` (a necessary condition of every pair rule) are dropped here, so
     `check_pair` runs on few pairs.
     """
-    postings: dict[str, list[int]] = defaultdict(list)
+    by_term: dict[str, list[int]] = defaultdict(list)  # `t:` keys
+    by_name: dict[str, list[int]] = defaultdict(list)  # `n:` keys
+    by_shape: dict[str, list[int]] = defaultdict(list)
+    by_mention: dict[str, list[int]] = defaultdict(list)
     for i, v in enumerate(views):
-        for key in v.keys:
-            postings[key].append(i)
+        for t in v.index_terms:
+            by_term[t].append(i)
+        for t in set(v.name_seq):
+            by_name[t].append(i)
+        for k in v.shape:
+            by_shape[k].append(i)
+        for m in v.mentions:
+            by_mention[m].append(i)
 
-    def rarest(keys: Sequence[str]) -> list[str]:
-        usable = [k for k in keys if 1 < len(postings[k]) <= MAX_POSTING]
-        return sorted(usable, key=lambda k: (len(postings[k]), k))[:1]
+    def rarest(postings: dict[str, list[int]], keys: Iterable[str]) -> list[int]:
+        best: tuple[int, str] | None = None
+        for k in keys:
+            n = len(postings.get(k, ()))
+            if 1 < n <= MAX_POSTING and (best is None or (n, k) < best):
+                best = (n, k)
+        return postings[best[1]] if best else []
 
     seen: set[tuple[int, int]] = set()
     out: list[tuple[int, int]] = []
     for i, v in enumerate(views):
-        core = rarest([f"t:{t}" for t in v.core])
-        if not core:
-            core = rarest([k for k in v.keys if k.startswith("shape:")])
-        lookups = rarest([f"n:{t}" for t in v.name_seq]) + rarest([f"t:{t}" for t in v.terms.all]) + core
-        lookups += [k for k in v.keys if k.startswith("m:") and len(postings[k]) <= MAX_POSTING]
-        for key in lookups:
-            for j in postings[key]:
+        core = rarest(by_term, v.core) or rarest(by_shape, v.shape)
+        hits = [rarest(by_name, v.name_seq), rarest(by_term, v.terms.all), core]
+        hits += [by_mention[m] for m in v.mentions if len(by_mention[m]) <= MAX_POSTING]
+        for hit in hits:
+            for j in hit:
                 pair = (i, j) if i < j else (j, i)
                 if j != i and pair not in seen:
                     seen.add(pair)
