@@ -9,7 +9,7 @@ from pathlib import Path
 from tooldiff.baseline import apply_status, load_baseline
 from tooldiff.config import Config, load_config
 from tooldiff.discover import discover
-from tooldiff.engine import analyse
+from tooldiff.engine import analyse, gc_paused
 from tooldiff.model import Report
 from tooldiff.report import build_report
 from tooldiff.sources import FileSource, WorktreeSource
@@ -54,17 +54,18 @@ def run_check(
     depends on them, so they are counted only when asked for (None: every available method).
     `progress` hears the phase names (the CLI's progress line)."""
     say = progress or (lambda _: None)
-    say("reading tool files")
-    found = discover(source, config, paths)
-    tools = sum(len(ts.tools) for ts in found.toolsets)
-    say(f"analysing {tools:,} tool{'s' * (tools != 1)} in {len(found.toolsets):,} "
-        f"toolset{'s' * (len(found.toolsets) != 1)}")
-    analysis = analyse(found.toolsets, config, found.files, parse_errors=found.errors,
-                       token_methods=token_methods)
-    baseline_bytes = source.read_many([config.baseline]).get(config.baseline)
-    findings = apply_status(analysis.findings, load_baseline(baseline_bytes, config.baseline), config)
-    return build_report(mode, found.toolsets, analysis, findings, config, head_ref=head_ref,
-                        token_methods=token_methods)
+    with gc_paused():  # parsing, analysis and the report allocate a lot and free nothing cyclic
+        say("reading tool files")
+        found = discover(source, config, paths)
+        tools = sum(len(ts.tools) for ts in found.toolsets)
+        say(f"analysing {tools:,} tool{'s' * (tools != 1)} in {len(found.toolsets):,} "
+            f"toolset{'s' * (len(found.toolsets) != 1)}")
+        analysis = analyse(found.toolsets, config, found.files, parse_errors=found.errors,
+                           token_methods=token_methods)
+        baseline_bytes = source.read_many([config.baseline]).get(config.baseline)
+        findings = apply_status(analysis.findings, load_baseline(baseline_bytes, config.baseline), config)
+        return build_report(mode, found.toolsets, analysis, findings, config, head_ref=head_ref,
+                            token_methods=token_methods)
 
 
 def check_paths(
