@@ -1,0 +1,40 @@
+"""The README agrees with what ships: the action's inputs and outputs, the rule registry, the make targets."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from tooldiff import rules
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_every_action_input_and_output_is_named() -> None:
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    for name in [*action["inputs"], *action["outputs"]]:
+        assert f"`{name}`" in README, name
+
+
+def test_rule_table_lists_every_registered_rule() -> None:
+    table = set(re.findall(r"^\| `([a-z-]+)` \|", README, flags=re.M))
+    assert table == set(rules.registry())
+
+
+def test_quick_start_and_make_targets_exist() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    for target in re.findall(r"`make ([a-z]+)`", README):
+        assert re.search(rf"^{target}:", makefile, flags=re.M), target
+    assert "make demo" in README and "make test" in README
+    assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_workflows_in_the_readme_are_valid_yaml_with_permissions() -> None:
+    blocks = re.findall(r"```yaml\n(.*?)```", README, flags=re.S)
+    workflows = [yaml.safe_load(b) for b in blocks if b.lstrip().startswith(("#", "name:", "on:"))]
+    full = [w for w in workflows if isinstance(w, dict) and "jobs" in w]
+    assert len(full) >= 4
+    assert all("permissions" in w for w in full)
