@@ -94,17 +94,20 @@ def parse_args(schema: Any) -> tuple[Arg, ...]:
 def required_shape(schema: Any) -> frozenset[str]:
     """`shape_keys(parse_args(schema))`, reading only the required arguments (the candidate search's need)."""
     if not isinstance(schema, dict):
-        return frozenset()
+        return _NONE
     props, required = schema.get("properties"), schema.get("required")
     if not isinstance(props, dict) or not isinstance(required, list) or not required:
-        return frozenset()
+        return _NONE
     req: list[str] = []
     for name in dict.fromkeys(n for n in required if isinstance(n, str)):
         if name in props:
             key, ambient, _ = _name_info(name)
             if not ambient:
                 req.append(f"{key}:{_kind(props[name])}")
-    return frozenset({"shape:" + ",".join(sorted(req))}) if req else frozenset()
+    return frozenset({"shape:" + ",".join(sorted(req))}) if req else _NONE
+
+
+_NONE: frozenset[str] = frozenset()  # shared: long-lived empty sets cost the garbage collector
 
 
 def _matches(x: Arg, others: Sequence[Arg]) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from tooldiff.args import Arg, parse_args, required_shape
@@ -20,7 +21,7 @@ from tooldiff.blast import Blast, assess, guards
 from tooldiff.model import Problem, Tool
 from tooldiff.rules import PAIR_PRECEDENCE, get
 from tooldiff.rules.base import Context
-from tooldiff.terms import Terms, extract, fold_plural, split_identifier, text_terms
+from tooldiff.terms import EMPTY, Terms, extract, fold_plural, split_identifier, text_terms
 
 MAX_POSTING = 400  # a key shared by more tools than this is too common to suggest a pair
 
@@ -43,7 +44,7 @@ class ToolView:
     actions: frozenset[str]  # action classes in the name (else the first one of the description)
     index_terms: frozenset[str]  # terms.all plus the actions a request cannot tell from ours (`t:` keys)
     shape: frozenset[str]  # the required argument shape (`shape:` keys)
-    mentions: frozenset[str]  # names in alias notices, and our own name, lower-cased (`m:` keys)
+    mentions: tuple[str, ...]  # our own name and the names in alias notices, lower-cased (`m:` keys)
     core_set: frozenset[str]  # `core` as a set
     flex: frozenset[str]  # the name's action terms that a compatible action of the other tool may stand for
     tool_settings: Mapping[str, Mapping[str, Any]] | None = field(default=None, compare=False, repr=False)
@@ -76,7 +77,7 @@ class ToolView:
         return frozenset(
             [f"t:{t}" for t in self.index_terms]
             + [f"n:{t}" for t in self.name_seq]
-            + [f"shape:{k}" for k in self.shape]
+            + list(self.shape)
             + [f"m:{m}" for m in self.mentions]
         )
 
@@ -85,11 +86,16 @@ def _actions(name_seq: Sequence[str], description: str, classes: frozenset[str])
     """The first action word of the name (names put the verb first), else of the first sentence."""
     for term in name_seq:
         if term in classes:
-            return frozenset({term})
-    for term in text_terms(description.split(".")[0]):
+            return _single(term)
+    for term in text_terms(description.partition(".")[0]):
         if term in classes:
-            return frozenset({term})
-    return frozenset()
+            return _single(term)
+    return EMPTY
+
+
+@cache
+def _single(term: str) -> frozenset[str]:
+    return frozenset({term})  # one shared set per action class
 
 
 def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
@@ -142,11 +148,11 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
         plural=bool(last) and fold_plural(last[0]) != last[0],
         actions=actions,
         index_terms=terms.all.union(extra) if extra else terms.all,
-        shape=frozenset(k[len("shape:") :] for k in required_shape(tool.input_schema)),
+        shape=required_shape(tool.input_schema),
         # Alias notices name the other tool: both ends meet on the name.
-        mentions=terms.alias_mentions | {tool.name.lower()},
-        core_set=frozenset(name_seq) - vendors,
-        flex=frozenset(a for a in actions if a in compatible),
+        mentions=(tool.name.lower(), *terms.alias_mentions),
+        core_set=terms.name - vendors if vendors else terms.name,
+        flex=actions if actions and all(a in compatible for a in actions) else EMPTY,
         tool_settings=ctx.tool_settings,
     )
 

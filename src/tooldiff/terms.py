@@ -241,6 +241,14 @@ _NON_LATIN = re.compile("[^\x00-\u024f]")
 MAX_ANALYSED_CHARS = 6000  # a 54k-character description says what it does long before its end
 
 
+EMPTY: frozenset[str] = frozenset()
+
+
+def _shared(terms: set[str] | frozenset[str]) -> frozenset[str]:
+    """Every empty set is the one EMPTY: a long-lived frozenset costs the garbage collector on each pass."""
+    return frozenset(terms) if terms else EMPTY
+
+
 @lru_cache(maxsize=65536)
 def extract(name: str, description: str) -> Terms:
     """Each sentence, stripped of quoted names, gives terms, proper nouns and words in lower case.
@@ -249,7 +257,7 @@ def extract(name: str, description: str) -> Terms:
     negations, looking for alias and contrast sentences. Words are looked up in the per-process tables.
     """
     text = description[:MAX_ANALYSED_CHARS]
-    name_terms = frozenset(t for p in split_identifier(name) if (t := normalise(p)))
+    name_terms = _shared({t for p in split_identifier(name) if (t := normalise(p))})
     words = _WORD.findall(text)
     _learn(words)
     seen = set(words)
@@ -280,10 +288,11 @@ def extract(name: str, description: str) -> Terms:
         _learn(rest_words)
     firsts, rests = set(first_words), set(rest_words)
     first = {t for w in firsts for t in _TERMS[w]}
-    desc = frozenset(first.union(*[_TERMS[w] for w in rests]))
-    proper = frozenset(_CAPS[w] for w in set(first_words[1:]) if w in _CAPS)
-    proper_any = proper.union([_CAPS[w] for w in later if w in _CAPS])
-    lower: frozenset[str] = frozenset()
+    desc = _shared(first.union(*[_TERMS[w] for w in rests]) if rests else first)
+    proper = _shared({_CAPS[w] for w in set(first_words[1:]) if w in _CAPS})
+    later_caps = {_CAPS[w] for w in later if w in _CAPS}
+    proper_any = _shared(proper | later_caps) if later_caps else proper
+    lower = EMPTY
     if not proper_any.isdisjoint(name_terms):  # only `pairs.vendor_terms` asks, and only then
         lower = frozenset(t for w in firsts | rests for t in _LOWER[w])
     contrast: list[str] = []
@@ -297,15 +306,15 @@ def extract(name: str, description: str) -> Terms:
     ok, why = (True, "") if text.isascii() and _FOREIGN_ANY.isdisjoint(seen) else analysable(text)
     return Terms(
         name=name_terms,
-        summary=name_terms.union(first),
-        all=name_terms | desc,
+        summary=name_terms if first <= name_terms else name_terms.union(first),
+        all=name_terms if desc <= name_terms else name_terms | desc,
         desc=desc,
         proper=proper,
         proper_any=proper_any,
         lower=lower,
         contrast_sentences=tuple(contrast),
         alias_sentences=tuple(alias),
-        alias_mentions=frozenset(m.lower() for s in alias for m in _IDENT.findall(s)),
+        alias_mentions=_shared({m.lower() for s in alias for m in _IDENT.findall(s)}) if alias else EMPTY,
         analysable=ok,
         why_unanalysable=why,
     )
