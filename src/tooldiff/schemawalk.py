@@ -65,6 +65,9 @@ def is_object(schema: Any) -> bool:
     """An object schema: typed object (or BFCL's dict), or untyped with properties."""
     if not isinstance(schema, dict):
         return False
+    t = schema.get("type")
+    if isinstance(t, str):  # the common case, without building the set types_of would
+        return t in OBJECT_TYPES
     types = types_of(schema)
     if types:
         return bool(types & OBJECT_TYPES)
@@ -99,11 +102,22 @@ def required_of(schema: Mapping[str, Any]) -> frozenset[str]:
     return frozenset()
 
 
+# Keyword -> how its value holds subschemas. "items" is a list or one schema, so it is both.
+_MAP, _LIST, _ONE, _LIST_OR_ONE = 1, 2, 3, 4
+_KINDS: dict[str, int] = {
+    **{kw: _ONE for kw in ONE},
+    **{kw: _LIST for kw in LISTS},
+    **{kw: _MAP for kw in MAPS},
+    "items": _LIST_OR_ONE,
+}
+
+
 def walk(schema: Any, base: str = "/input_schema", max_nodes: int = MAX_NODES) -> list[Node]:
     """Every subschema in document order (depth first), as Nodes. Never raises, never recurses."""
     out: list[Node] = []
     seen: set[int] = set()
     stack: list[Node] = [Node(base, schema, 1 if is_object(schema) else 0, "", None)]
+    kinds = _KINDS.get
     while stack and len(out) < max_nodes:
         node = stack.pop()
         out.append(node)
@@ -114,19 +128,24 @@ def walk(schema: Any, base: str = "/input_schema", max_nodes: int = MAX_NODES) -
         children: list[Node] = []
         depth = node.depth
         for kw, value in s.items():
-            if kw in MAPS and isinstance(value, dict):
-                prefix = f"{node.pointer}/{kw}/"
-                for name, sub in value.items():
-                    if isinstance(sub, dict | bool):
-                        key = name if isinstance(name, str) else str(name)
-                        children.append(Node(prefix + escape(key), sub, depth + is_object(sub), kw, key))
-            elif kw in LISTS and isinstance(value, list):
+            kind = kinds(kw) if isinstance(kw, str) else None
+            if kind is None:
+                continue
+            if kind == _MAP:
+                if isinstance(value, dict):
+                    prefix = f"{node.pointer}/{kw}/"
+                    for name, sub in value.items():
+                        if isinstance(sub, dict | bool):
+                            key = name if isinstance(name, str) else str(name)
+                            children.append(Node(prefix + escape(key), sub, depth + is_object(sub), kw, key))
+            elif kind != _ONE and isinstance(value, list):
                 prefix = f"{node.pointer}/{kw}/"
                 for i, sub in enumerate(value):
                     children.append(Node(f"{prefix}{i}", sub, depth + is_object(sub), kw, None))
-            elif kw in ONE and isinstance(value, dict | bool):
+            elif kind != _LIST and isinstance(value, dict | bool):
                 children.append(Node(f"{node.pointer}/{kw}", value, depth + is_object(value), kw, None))
-        stack.extend(reversed(children))
+        if children:
+            stack.extend(reversed(children))
     return out
 
 
