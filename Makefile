@@ -41,3 +41,5 @@ docs: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
+soak: $(STAMP)
+	$(BIN)/python bench/soak.py
