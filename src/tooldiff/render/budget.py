@@ -27,17 +27,42 @@ def fit(
             return text
         if level.min_findings is None or not total:
             continue
-        lo, hi, best, shown = 0, total, "", -1
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            attempt = make(replace(level, finding_cap=mid))
-            if size(attempt) <= limit:
-                best, shown, lo = attempt, mid, mid + 1
-            else:
-                hi = mid - 1
+        lo, hi = _bracket(make, level, limit, total, size(text), size)
+        best, shown = _bisect(make, level, limit, lo, hi, size)
+        if shown < 0 and lo > 0:  # the estimate was too generous: search below it
+            best, shown = _bisect(make, level, limit, 0, lo - 1, size)
         if shown >= min(level.min_findings, total):
             return best
     return _cut(text, limit, size)
+
+
+def _bisect(
+    make: Callable[[L], str], level: L, limit: int, lo: int, hi: int, size: Callable[[str], int]
+) -> tuple[str, int]:
+    """The most findings in [lo, hi] that fit, and that rendering; ("", -1) when none does."""
+    best, shown = "", -1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        attempt = make(replace(level, finding_cap=mid))
+        if size(attempt) <= limit:
+            best, shown, lo = attempt, mid, mid + 1
+        else:
+            hi = mid - 1
+    return best, shown
+
+
+def _bracket(
+    make: Callable[[L], str], level: L, limit: int, total: int, full: int, size: Callable[[str], int]
+) -> tuple[int, int]:
+    """A narrow range for the bisection, from the size per finding: a few renders instead of ~log2(total)."""
+    bare = size(make(replace(level, finding_cap=0)))
+    if bare > limit or full <= bare:
+        return 0, total
+    guess = min(total, int((limit - bare) * total / (full - bare)))
+    span = max(8, guess // 8)
+    if size(make(replace(level, finding_cap=guess))) <= limit:
+        return guess, min(total, guess + span)
+    return max(0, guess - span), guess - 1
 
 
 def _cut(text: str, limit: int, size: Callable[[str], int]) -> str:

@@ -69,7 +69,7 @@ def verdict(report: Report) -> str:
     return f"{icon} **tooldiff**: {found} in {plural(len(report.tools), 'tool')}"
 
 
-def _context(report: Report, ctx: RenderContext, level: Detail) -> dict[str, Any]:
+def _context(report: Report, ctx: RenderContext, level: Detail, crowded: Any) -> dict[str, Any]:
     new = view.ordered(f for f in report.findings if f.status == "new")
     shown = new if level.finding_cap is None else new[: level.finding_cap]
     omitted = dropped_findings(new, shown, "new ")
@@ -77,8 +77,8 @@ def _context(report: Report, ctx: RenderContext, level: Detail) -> dict[str, Any
     existing = view.ordered(f for f in report.findings if f.status != "new")
     rows = view.token_rows(report, changed_only=report.mode == "diff")
     hashes = view.changed_tools(report)
-    pictured = graphs.overlap_graph(report, crowded_only=True) if level.graph else None
-    if not level.graph and graphs.overlap_graph(report, crowded_only=True):
+    pictured = crowded if level.graph else None
+    if not level.graph and crowded:
         omitted.append("the overlap graph")
     for what, total, cap in (
         ("resolved findings", len(resolved), level.resolved_cap),
@@ -149,4 +149,6 @@ def _status_counts(findings: list[Finding]) -> str:
 def render(report: Report, ctx: RenderContext) -> str:
     template = environment().get_template("comment.md.j2")
     total = sum(1 for f in report.findings if f.status == "new")
-    return fit(lambda level: template.render(_context(report, ctx, level)), LEVELS, ctx.max_chars, total)
+    crowded = graphs.overlap_graph(report, crowded_only=True)  # once: `fit` renders several levels
+    return fit(lambda level: template.render(_context(report, ctx, level, crowded)), LEVELS, ctx.max_chars,
+               total)

@@ -69,8 +69,9 @@ def _cap(items: list[Any], cap: int | None) -> list[Any]:
     return items if cap is None else items[:cap]
 
 
-def _context(report: Report, ctx: RenderContext, level: Level) -> dict[str, Any]:
-    everything = sorted(report.findings, key=_key)
+def _context(
+    report: Report, ctx: RenderContext, level: Level, everything: list[Any], full_graph: Any
+) -> dict[str, Any]:
     findings = _cap(everything, level.finding_cap)
     omitted = dropped_findings(everything, findings)
     tools = (
@@ -81,8 +82,8 @@ def _context(report: Report, ctx: RenderContext, level: Level) -> dict[str, Any]
     toolsets = sorted(report.toolsets, key=lambda t: t.id)
     if level.table_cap is not None and len(toolsets) > level.table_cap:
         omitted.append(f"{len(toolsets) - level.table_cap:,} toolset rows")
-    graph = graphs.overlap_graph(report, crowded_only=False) if level.graph else None
-    if not level.graph and graphs.overlap_graph(report, crowded_only=False):
+    graph = full_graph if level.graph else None
+    if not level.graph and full_graph:
         omitted.append("the overlap graph")
     shown_tools = _cap(tools, level.table_cap)
     methods = list(report.token_methods) or ["estimate"]
@@ -116,8 +117,11 @@ def _context(report: Report, ctx: RenderContext, level: Level) -> dict[str, Any]
 
 def render(report: Report, ctx: RenderContext) -> str:
     template = environment().get_template("summary.md.j2")
+    # Sorted and drawn once: `fit` renders several levels of detail.
+    everything = sorted(report.findings, key=_key)
+    full_graph = graphs.overlap_graph(report, crowded_only=False)
     return fit(
-        lambda level: template.render(_context(report, ctx, level)),
+        lambda level: template.render(_context(report, ctx, level, everything, full_graph)),
         LEVELS,
         MAX_BYTES,
         len(report.findings),
