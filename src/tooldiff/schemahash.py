@@ -26,17 +26,27 @@ _NEEDS_SLOW = re.compile(r"\d[.eE]|Infinity|NaN|\d{16}")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 # Cheap superset of _NEEDS_SLOW for compact output: a number token starts right after ':', '[' or ','.
 # Only on a hit (1% of tools) are strings stripped for the exact test, which costs more than the dump.
-_MAYBE_SLOW = re.compile(r"[:\[,](?:-?\d+[.eE]|-?\d{16}|-?Infinity|NaN)")
+# One pattern per opener: a literal first character lets `re` skip ahead, three times faster than a class.
+_MAYBE_SLOW = tuple(
+    re.compile(f"{opener}-?(?:\\d+[.eE]|\\d{{16}}|Infinity)|{opener}NaN").search
+    for opener in (":", ",", r"\[")
+)
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _MUST_ESCAPE = re.compile(r'["\\\x00-\x1f]')
 
 
+# One encoder for every call: json.dumps with options builds a new one each time.
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=True)
+# json's C string encoder escapes exactly what JCS escapes, as JCS does (short forms, else lower-case \u00xx).
+_json_string = json.encoder.encode_basestring
+
+
 def _fast(value: Any) -> str | None:
     try:
-        out = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=True)
+        out = _ENCODER.encode(value)
     except (TypeError, ValueError, RecursionError):
         return None
-    maybe = out[:1] not in ("{", "[", '"') or _MAYBE_SLOW.search(out) is not None
+    maybe = out[:1] not in ("{", "[", '"') or any(search(out) for search in _MAYBE_SLOW)
     if maybe and _NEEDS_SLOW.search(_STRINGS.sub("", out)):
         return None
     if not out.isascii() and _ASTRAL.search(out):
@@ -159,15 +169,15 @@ def schema_json(schema: Any) -> str:
 
 def tool_json(tool: Tool) -> str:
     """Canonical JSON of {"description", "input_schema", "name"} (keys already in JCS order)."""
-    return (
-        '{"description":'
-        + _string(tool.description)
-        + ',"input_schema":'
-        + schema_json(tool.input_schema)
-        + ',"name":'
-        + _string(tool.name)
-        + "}"
-    )
+    return "".join((
+        '{"description":',
+        _json_string(tool.description),
+        ',"input_schema":',
+        schema_json(tool.input_schema),
+        ',"name":',
+        _json_string(tool.name),
+        "}",
+    ))
 
 
 def schema_hash(tool: Tool) -> str:
