@@ -101,8 +101,21 @@ def different_systems(a: ToolView, b: ToolView) -> bool:
     return bool(only_a) and bool(only_b)
 
 
+_last: list[tuple[ToolView, ToolView, Overlap | None]] = []  # the last pair asked about, and its answer
+
+
 def intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
-    """The overlap, or None. Cheap, selective tests first: this runs on every candidate pair."""
+    """The overlap, or None. `blast-radius-twin` and `intent-overlap` ask in turn about the same pair: the
+    last answer is kept (views are immutable, and the kept pair holds them alive, so identity is safe)."""
+    if _last and _last[0][0] is a and _last[0][1] is b:
+        return _last[0][2]
+    found = _intent_overlap(a, b)
+    _last[:] = [(a, b, found)]
+    return found
+
+
+def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
+    """Cheap, selective tests first: this runs on every candidate pair."""
     alias = mentions(a.terms.alias_sentences, b.name) or mentions(b.terms.alias_sentences, a.name)
     if not alias:
         if not compatible_actions(a, b):

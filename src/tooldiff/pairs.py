@@ -10,14 +10,16 @@ brute force.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
+from itertools import chain
 from typing import Any
 
 from tooldiff.args import Arg, parse_args, required_shape
 from tooldiff.blast import Blast, assess, guards
+from tooldiff.lexicon import lexicon
 from tooldiff.model import Problem, Tool
 from tooldiff.rules import PAIR_PRECEDENCE, get
 from tooldiff.rules.base import Context
@@ -107,8 +109,6 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
     description too short to tell strips nothing either. Never a verb. Systems a request names (GitHub
     against GitLab) are handled by `overlap.different_systems`.
     """
-    from tooldiff.lexicon import lexicon
-
     if len(name_seq) < 2 or len(terms.desc) < 2:
         return frozenset()
     verbs = lexicon().action_classes
@@ -127,11 +127,9 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
 
 
 def analyse(tool: Tool, ctx: Context) -> ToolView:
-    from tooldiff.lexicon import lexicon
-
     terms = extract(tool.name, tool.description or "")
     classes = lexicon().action_classes
-    name_seq = tuple(t for p in split_identifier(tool.name) if (t := _norm(p)))
+    name_seq = terms.name_seq
     actions = _actions(name_seq, tool.description or "", classes)
     # An action that a request cannot tell apart from ours counts as ours (see `overlap._has`).
     compatible = lexicon().compatible_actions
@@ -150,17 +148,11 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
         index_terms=terms.all.union(extra) if extra else terms.all,
         shape=required_shape(tool.input_schema),
         # Alias notices name the other tool: both ends meet on the name.
-        mentions=(tool.name.lower(), *terms.alias_mentions),
+        mentions=(low := tool.name.lower(), *(m for m in terms.alias_mentions if m != low)),
         core_set=terms.name - vendors if vendors else terms.name,
         flex=actions if actions and all(a in compatible for a in actions) else EMPTY,
         tool_settings=ctx.tool_settings,
     )
-
-
-def _norm(part: str) -> str | None:
-    from tooldiff.terms import normalise
-
-    return normalise(part)
 
 
 def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
@@ -177,34 +169,50 @@ def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
     Index hits that fail `may_flag` (a necessary condition of every pair rule) are dropped here, so
     `check_pair` runs on few pairs.
     """
-    by_term: dict[str, list[int]] = defaultdict(list)  # `t:` keys
-    by_name: dict[str, list[int]] = defaultdict(list)  # `n:` keys
+    # Count every key in C, choose each tool's lookups, then build postings for the chosen keys only.
+    n_term = Counter(chain.from_iterable(v.index_terms for v in views))  # `t:` keys
+    n_name = Counter(chain.from_iterable(v.terms.name for v in views))  # `n:` keys
+    n_shape = Counter(chain.from_iterable(v.shape for v in views))
+    n_mention = Counter(chain.from_iterable(v.mentions for v in views))
+
+    def rarest(count: Counter[str], keys: Iterable[str]) -> str | None:
+        best: tuple[int, str] | None = None
+        for k in keys:
+            n = count[k]
+            if 1 < n <= MAX_POSTING and (best is None or (n, k) < best):
+                best = (n, k)
+        return best[1] if best else None
+
+    chosen: list[tuple[str | None, str | None, str | None, str | None, list[str]]] = []
+    for v in views:
+        core = rarest(n_term, v.core)
+        shape = None if core else rarest(n_shape, v.shape)
+        mentions = [m for m in v.mentions if n_mention[m] <= MAX_POSTING]
+        chosen.append((rarest(n_name, v.name_seq), rarest(n_term, v.terms.all), core, shape, mentions))
+    want_term = {k for c in chosen for k in (c[1], c[2]) if k}
+    want_name = {c[0] for c in chosen if c[0]}
+    want_shape = {c[3] for c in chosen if c[3]}
+    want_mention = {m for c in chosen for m in c[4]}
+    by_term: dict[str, list[int]] = defaultdict(list)
+    by_name: dict[str, list[int]] = defaultdict(list)
     by_shape: dict[str, list[int]] = defaultdict(list)
     by_mention: dict[str, list[int]] = defaultdict(list)
     for i, v in enumerate(views):
-        for t in v.index_terms:
+        for t in want_term.intersection(v.index_terms):
             by_term[t].append(i)
-        for t in set(v.name_seq):
+        for t in want_name.intersection(v.terms.name):
             by_name[t].append(i)
-        for k in v.shape:
-            by_shape[k].append(i)
-        for m in v.mentions:
-            by_mention[m].append(i)
-
-    def rarest(postings: dict[str, list[int]], keys: Iterable[str]) -> list[int]:
-        best: tuple[int, str] | None = None
-        for k in keys:
-            n = len(postings.get(k, ()))
-            if 1 < n <= MAX_POSTING and (best is None or (n, k) < best):
-                best = (n, k)
-        return postings[best[1]] if best else []
+        for t in want_shape.intersection(v.shape):
+            by_shape[t].append(i)
+        for t in want_mention.intersection(v.mentions):
+            by_mention[t].append(i)
 
     seen: set[tuple[int, int]] = set()
     out: list[tuple[int, int]] = []
-    for i, v in enumerate(views):
-        core = rarest(by_term, v.core) or rarest(by_shape, v.shape)
-        hits = [rarest(by_name, v.name_seq), rarest(by_term, v.terms.all), core]
-        hits += [by_mention[m] for m in v.mentions if len(by_mention[m]) <= MAX_POSTING]
+    for i, (v, (name, term, core, shape, mentions)) in enumerate(zip(views, chosen, strict=True)):
+        hits = [by_name[name] if name else [], by_term[term] if term else []]
+        hits.append(by_term[core] if core else by_shape[shape] if shape else [])
+        hits += [by_mention[m] for m in mentions]
         for hit in hits:
             for j in hit:
                 pair = (i, j) if i < j else (j, i)

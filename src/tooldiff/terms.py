@@ -114,13 +114,17 @@ class Terms:
     alias_mentions: frozenset[str]  # tool names quoted in those sentences, lower-cased
     analysable: bool
     why_unanalysable: str = ""
+    name_seq: tuple[str, ...] = ()  # the name's terms in order
+
+
+_NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 
 
 @cache
 def split_identifier(name: str) -> tuple[str, ...]:
     """`getDocumentByID` / `get-document_by.id` -> ('get', 'document', 'by', 'id') (lower case)."""
     out: list[str] = []
-    for chunk in re.split(r"[^A-Za-z0-9]+", name):
+    for chunk in _NON_ALNUM.split(name):
         out.extend(p.lower() for p in _CAMEL.findall(chunk))
     return tuple(out)
 
@@ -180,7 +184,7 @@ _IDENT_HINT = re.compile(r"[_./:][A-Za-z0-9\-]")  # the dotted/snake branch of `
 
 
 def _learn(words: Iterable[str]) -> None:
-    new = {w for w in words if w not in _TERMS}
+    new = (words if isinstance(words, set) else set(words)).difference(_TERMS)  # a C loop over dict lookups
     if not new:
         return
     stop = lexicon().stopwords
@@ -244,6 +248,11 @@ MAX_ANALYSED_CHARS = 6000  # a 54k-character description says what it does long 
 EMPTY: frozenset[str] = frozenset()
 
 
+def name_terms_of(name: str) -> tuple[str, ...]:
+    """The terms of a tool name, in order (`get_documents_by_id` -> ('retrieval', 'document', ...))."""
+    return tuple(t for p in split_identifier(name) if (t := normalise(p)))
+
+
 def _shared(terms: set[str] | frozenset[str]) -> frozenset[str]:
     """Every empty set is the one EMPTY: a long-lived frozenset costs the garbage collector on each pass."""
     return frozenset(terms) if terms else EMPTY
@@ -257,10 +266,11 @@ def extract(name: str, description: str) -> Terms:
     negations, looking for alias and contrast sentences. Words are looked up in the per-process tables.
     """
     text = description[:MAX_ANALYSED_CHARS]
-    name_terms = _shared({t for p in split_identifier(name) if (t := normalise(p))})
+    name_seq = name_terms_of(name)
+    name_terms = _shared(set(name_seq))
     words = _WORD.findall(text)
-    _learn(words)
     seen = set(words)
+    _learn(seen)
     stripped = text
     if "`" in text or "'" in text or '"' in text:
         stripped = _QUOTED.sub(" ", stripped)
@@ -284,9 +294,9 @@ def extract(name: str, description: str) -> Terms:
             rest_words += ws
             later.update(ws[1:])
         first_words = first_words or []
-        _learn(first_words)
-        _learn(rest_words)
-    firsts, rests = set(first_words), set(rest_words)
+    firsts, rests = seen if first_words is words else set(first_words), set(rest_words)
+    if stripped is not text:
+        _learn(firsts | rests)
     first = {t for w in firsts for t in _TERMS[w]}
     desc = _shared(first.union(*[_TERMS[w] for w in rests]) if rests else first)
     proper = _shared({_CAPS[w] for w in set(first_words[1:]) if w in _CAPS})
@@ -317,6 +327,7 @@ def extract(name: str, description: str) -> Terms:
         alias_mentions=_shared({m.lower() for s in alias for m in _IDENT.findall(s)}) if alias else EMPTY,
         analysable=ok,
         why_unanalysable=why,
+        name_seq=name_seq,
     )
 
 

@@ -96,12 +96,14 @@ FIXED = [
 
 
 def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
+    # Overlap first: intent-overlap asks the same of the same pair (cached), and most pairs do not overlap,
+    # so the blast radius is assessed only for the few that do.
+    if not (a.terms.analysable and b.terms.analysable) or intent_overlap(a, b) is None:
+        return None
     if a.blast.dangerous == b.blast.dangerous:
         return None
     safe, risky = (a, b) if b.blast.dangerous else (b, a)
     if set(risky.guards) - {x.name for x in safe.args}:
-        return None
-    if not (a.terms.analysable and b.terms.analysable) or intent_overlap(a, b) is None:
         return None
     ev = risky.blast
     return Problem(
