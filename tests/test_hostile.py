@@ -519,3 +519,15 @@ def test_injection_through_the_action_edits_only_its_own_comment(tmp_path: Path)
         assert fake.errors == []
     finally:
         fake.stop()
+
+
+def test_terminal_output_carries_no_escape_sequence(tmp_path: Path) -> None:
+    """`check` (text) and `describe` print tool names to a terminal: ESC, BEL, CR and bidi overrides in a
+    name must not clear the screen, set the title, reorder text or forge a line."""
+    name = "evil\x1b[2J\x1b]0;pwn\x07\u202egnp.exe\r\nforged: ok"
+    data = generate.tools_file([generate.tool(name, "x\x1b[31mred", q="q")])
+    ws = workspace(tmp_path, extra={"a.json": data})
+    for args in (("check", "--format", "text"), ("describe", "a.json")):
+        out = cli(ws, *args, case="terminal").stdout
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]", out), out
+        assert not any(line.startswith("forged") for line in out.splitlines())

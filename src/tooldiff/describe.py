@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from tooldiff.model import Report
+from tooldiff.render.escape import plain
 
 
 def render_describe(report: Report) -> str:
@@ -18,8 +19,9 @@ def render_describe(report: Report) -> str:
     for t in report.tools:
         counts = [str(t.tokens.get(m, {}).get("head", "")) for m in methods]
         found = sorted(codes.get((t.toolset, t.name), []))
-        rows.append([t.name, f"{t.toolset}:{t.line}", *counts, t.schema_hash, ",".join(t.targets),
-                     ", ".join(found) or "ok"])
+        # Names and paths are PR text: no escape sequence, bidi override or line break reaches the terminal.
+        rows.append([plain(t.name), f"{plain(t.toolset)}:{t.line}", *counts, t.schema_hash,
+                     ",".join(t.targets), ", ".join(found) or "ok"])
     widths = [min(max(len(r[i]) for r in rows), 48) for i in range(len(header))]
     lines = ["  ".join(c[:48].ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     return "\n".join(lines) + "\n"
