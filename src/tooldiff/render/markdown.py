@@ -69,14 +69,34 @@ def verdict(report: Report) -> str:
     return f"{icon} **tooldiff**: {found} in {plural(len(report.tools), 'tool')}"
 
 
-def _context(report: Report, ctx: RenderContext, level: Detail, crowded: Any) -> dict[str, Any]:
-    new = view.ordered(f for f in report.findings if f.status == "new")
+@dataclass(frozen=True, slots=True)
+class _Once:
+    """What every level of detail shares, computed once per render (`fit` renders several levels)."""
+
+    new: list[Finding]
+    resolved: list[Finding]
+    existing: list[Finding]
+    rows: list[view.TokenRow]
+    hashes: list[ToolReport]
+    crowded: Any
+
+    @classmethod
+    def of(cls, report: Report) -> _Once:
+        return cls(
+            new=view.ordered(f for f in report.findings if f.status == "new"),
+            resolved=view.ordered(report.resolved),
+            existing=view.ordered(f for f in report.findings if f.status != "new"),
+            rows=view.token_rows(report, changed_only=report.mode == "diff"),
+            hashes=view.changed_tools(report),
+            crowded=graphs.overlap_graph(report, crowded_only=True),
+        )
+
+
+def _context(report: Report, ctx: RenderContext, level: Detail, once: _Once) -> dict[str, Any]:
+    new, resolved, existing, rows, hashes = once.new, once.resolved, once.existing, once.rows, once.hashes
+    crowded = once.crowded
     shown = new if level.finding_cap is None else new[: level.finding_cap]
     omitted = dropped_findings(new, shown, "new ")
-    resolved = view.ordered(report.resolved)
-    existing = view.ordered(f for f in report.findings if f.status != "new")
-    rows = view.token_rows(report, changed_only=report.mode == "diff")
-    hashes = view.changed_tools(report)
     pictured = crowded if level.graph else None
     if not level.graph and crowded:
         omitted.append("the overlap graph")
@@ -149,6 +169,5 @@ def _status_counts(findings: list[Finding]) -> str:
 def render(report: Report, ctx: RenderContext) -> str:
     template = environment().get_template("comment.md.j2")
     total = sum(1 for f in report.findings if f.status == "new")
-    crowded = graphs.overlap_graph(report, crowded_only=True)  # once: `fit` renders several levels
-    return fit(lambda level: template.render(_context(report, ctx, level, crowded)), LEVELS, ctx.max_chars,
-               total)
+    once = _Once.of(report)
+    return fit(lambda lvl: template.render(_context(report, ctx, lvl, once)), LEVELS, ctx.max_chars, total)

@@ -139,9 +139,12 @@ def token_rows(report: Report, *, changed_only: bool) -> list[TokenRow]:
     """Per toolset, then per changed tool under it, one row per counting method."""
     methods = list(report.token_methods) or ["estimate"]
     tools = changed_tools(report) if changed_only else sorted(report.tools, key=lambda t: (t.toolset, t.name))
+    by_toolset: dict[str, list[ToolReport]] = {}
+    for t in tools:
+        by_toolset.setdefault(t.toolset, []).append(t)
     rows: list[TokenRow] = []
     for ts in sorted(report.toolsets, key=lambda t: t.id):
-        mine = [t for t in tools if t.toolset == ts.id]
+        mine = by_toolset.get(ts.id, [])
         if changed_only and ts.change == "unchanged" and not mine:
             continue
         rows += _rows(f"**{md(ts.id, 80)}**", ts.tokens, methods, ts.budget, True)
