@@ -103,7 +103,7 @@ def _own_effect_text(tool: Tool) -> str:
     Long descriptions mention other tools' effects further down ("to delete, use ..."): only the opening
     says what this call does.
     """
-    parts = [s for s in _SENTENCE.split(tool.description or "")[:2] if not _UNDO.search(s)]
+    parts = [s for s in _SENTENCE.split(tool.description or "", maxsplit=2)[:2] if not _UNDO.search(s)]
     return " ".join([tool.name.replace("_", " ").replace("-", " "), *parts])
 
 

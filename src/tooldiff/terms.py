@@ -347,14 +347,24 @@ def proper_nouns(sentence: str) -> frozenset[str]:
     )
 
 
+_NAME_BEFORE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_NAME_AFTER = _NAME_BEFORE - {"-"}
+
+
 def mentions(sentences_: tuple[str, ...], name: str) -> bool:
-    """Whether a tool name occurs (as a whole word) in any of the sentences."""
+    """Whether a tool name occurs (as a whole word) in any of the sentences.
+
+    A plain substring search with the boundary checked by hand: a compiled pattern per name cost more than the
+    search (the pair check meets hundreds of names once each).
+    """
     if not sentences_:
         return False
-    pattern = _name_pattern(name.lower())
-    return any(pattern.search(s) for s in sentences_)
-
-
-@cache
-def _name_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(r"(?<![A-Za-z0-9_\-])" + re.escape(name) + r"(?![A-Za-z0-9_])")
+    name = name.lower()
+    for s in sentences_:
+        at = s.find(name)
+        while at != -1:
+            end = at + len(name)
+            if (at == 0 or s[at - 1] not in _NAME_BEFORE) and (end >= len(s) or s[end] not in _NAME_AFTER):
+                return True
+            at = s.find(name, at + 1)
+    return False
