@@ -531,3 +531,45 @@ def test_terminal_output_carries_no_escape_sequence(tmp_path: Path) -> None:
         out = cli(ws, *args, case="terminal").stdout
         assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]", out), out
         assert not any(line.startswith("forged") for line in out.splitlines())
+
+
+FORGED_KEY = '"x\\n::error file=a::pwned\\n::stop-commands::t\\n\\u001b[2J": 1\n'
+
+
+def _assert_no_forged_command(*outputs: str) -> None:
+    for out in outputs:
+        assert "\x1b" not in out
+        for line in out.splitlines():
+            assert not line.startswith(("::error file=a", "::stop-commands")), line
+
+
+def test_a_config_key_cannot_forge_a_workflow_command(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The runner reads `::command::` lines on stdout and stderr: a PR config key must not write one."""
+    ws = workspace(tmp_path)
+    (ws / ".tooldiff.yml").write_text(FORGED_KEY)
+    run = cli(ws, "check", codes=(2,), case="forged command")
+    assert "unknown key" in run.stderr
+    _assert_no_forged_command(run.stdout, run.stderr)
+
+    from fakegithub import FakeGitHub
+    from prscenario import TOKEN, PullRequest, environment
+    from tooldiff import action
+    from tooldiff.github import make_client
+
+    fake = FakeGitHub(repository="Codertocat/Hello-World")
+    fake.token = TOKEN
+    fake.start()
+    try:
+        pr = PullRequest(tmp_path / "pr", fake)
+        pr.push({".tooldiff.yml": FORGED_KEY})
+        files = tmp_path / "files"
+        files.mkdir()
+        env = environment("pull_request", fake.base, str(pr.repo), str(pr.event_dir / "event.json"),
+                          str(files), pr.head)
+        assert action.main([], env, make_client(fake.base, TOKEN, retries=1, backoff=0)) == 2
+    finally:
+        fake.stop()
+    out = capsys.readouterr()
+    assert "unknown key" in out.err
+    _assert_no_forged_command(out.out, out.err)

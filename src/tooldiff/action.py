@@ -142,6 +142,7 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     from tooldiff.baseline import BaselineError
     from tooldiff.config import ConfigError
     from tooldiff.gitread import GitError
+    from tooldiff.render.escape import plain
 
     env = os.environ if env is None else env
     try:
@@ -149,6 +150,6 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         gha.add_mask(settings.token)
         return run(settings, _load_event(settings), client)
     except (SettingsError, ConfigError, GitError, BaselineError, json.JSONDecodeError) as exc:
-        print(gha.command("error", f"tooldiff: {exc}"), flush=True)
-        print(f"tooldiff: {exc}", file=sys.stderr)
+        print(gha.command("error", f"tooldiff: {plain(exc)}"), flush=True)
+        print(f"tooldiff: {plain(exc)}", file=sys.stderr)  # the runner reads commands on stderr too
         return 2

@@ -97,7 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _dispatch(args)
     except (ConfigError, GitError, BaselineError) as exc:
-        print(f"tooldiff: {exc}", file=sys.stderr)
+        from tooldiff.render.escape import plain
+
+        # One line, no controls: a config key from a PR must not forge a `::command::` line in a CI log.
+        print(f"tooldiff: {plain(exc)}", file=sys.stderr)
         return 2
 
 

@@ -225,7 +225,8 @@ class Publisher:
                 if exc.status != 422:
                     raise _error("creating a review comment", exc) from exc
                 result.dropped.append(c.fingerprint)
-                self.log(f"tooldiff: GitHub refused a line comment on {c.path}:{c.line}; "
+                where = c.path.replace("\r", "\\r").replace("\n", "\\n")  # a path must not forge a log line
+                self.log(f"tooldiff: GitHub refused a line comment on {where}:{c.line}; "
                          "it stays in the summary")
         return result
 
