@@ -79,21 +79,31 @@ class _Locations:
 
     def lines(self, wanted: Sequence[tuple[Tool, str]]) -> list[int]:
         """`line` of each (tool, pointer), asking each file's Locator once for all of its pointers."""
-        chains: list[list[str] | None] = []
+        paths: list[str | None] = []
         per_file: dict[str, list[str]] = {}
         for tool, pointer in wanted:
-            loc = self._locator(tool, pointer)
-            chain = None if loc is None else self._candidates(tool, pointer)
-            chains.append(chain)
-            if chain is not None:
-                per_file.setdefault(tool.file, []).extend(chain)
-        found = {f: self._locators[f].lines(paths) for f, paths in per_file.items()}
+            path = None
+            if self._locator(tool, pointer) is not None:
+                path = tool.schema_pointer + pointer[len("/input_schema"):]
+                per_file.setdefault(tool.file, []).append(path)
+            paths.append(path)
+        found = {f: self._locators[f].lines(ps) for f, ps in per_file.items()}
+        # The few pointers with no line of their own (defaults filled in): their ancestors, again in one go.
+        misses: dict[str, list[str]] = {}
+        for (tool, pointer), path in zip(wanted, paths, strict=True):
+            if path is not None and found[tool.file][path] is None:
+                misses.setdefault(tool.file, []).extend(self._candidates(tool, pointer)[1:])
+        for f, ps in misses.items():
+            found[f].update(self._locators[f].lines(ps))
         out = []
-        for (tool, _), chain in zip(wanted, chains, strict=True):
+        for (tool, pointer), path in zip(wanted, paths, strict=True):
             line = None
-            if chain is not None:
+            if path is not None:
                 known = found[tool.file]
-                line = next((n for n in map(known.__getitem__, chain) if n is not None), None)
+                line = known[path]
+                if line is None:
+                    chain = self._candidates(tool, pointer)[1:]
+                    line = next((n for n in map(known.__getitem__, chain) if n is not None), None)
             out.append(tool.line if line is None else line)
         return out
 

@@ -47,6 +47,8 @@ def to_pointer(path: Iterable[str]) -> str:
 def split_pointer(pointer: str) -> Path:
     if not pointer:
         return ()
+    if "~" not in pointer:
+        return tuple(pointer[1:].split("/"))
     return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
 
 
