@@ -110,6 +110,7 @@ _KINDS: dict[str, int] = {
     **{kw: _MAP for kw in MAPS},
     "items": _LIST_OR_ONE,
 }
+_NO_SUBSCHEMAS = frozenset(_KINDS).isdisjoint
 
 
 def walk(schema: Any, base: str = "/input_schema", max_nodes: int = MAX_NODES) -> list[Node]:
@@ -122,8 +123,8 @@ def walk(schema: Any, base: str = "/input_schema", max_nodes: int = MAX_NODES) -
         node = stack.pop()
         out.append(node)
         s = node.schema
-        if not isinstance(s, dict) or id(s) in seen:
-            continue
+        if not isinstance(s, dict) or _NO_SUBSCHEMAS(s) or id(s) in seen:
+            continue  # a leaf (most properties): no keyword of it can hold a subschema
         seen.add(id(s))
         children: list[Node] = []
         depth = node.depth
