@@ -119,6 +119,7 @@ class Engine:
         self.enabled = {code: m for code, m in rules.registry().items() if config.rule_enabled(code)}
         self._options = {code: self._rule_options(code, m) for code, m in self.enabled.items()}
         self._contexts: dict[tuple[str, tuple[str, ...], str], Context] = {}
+        self._targets: dict[tuple[str, str, str, bool | None], tuple[str, ...]] = {}
 
     def _rule_options(self, code: str, module: ModuleType) -> dict[str, Any]:
         options: dict[str, Any] = dict(getattr(module, "OPTIONS", {}))
@@ -128,8 +129,13 @@ class Engine:
         return options
 
     def targets_of(self, toolset_id: str, tool: Tool) -> tuple[str, ...]:
-        names = self.config.targets_override(toolset_id, tool.name) or default_targets(tool)
-        return tuple(n for n in names if n in TARGETS)
+        # Asked per tool by the engine and again by toolset rules; it depends on these four only.
+        key = (toolset_id, tool.name, tool.format, tool.strict)
+        names = self._targets.get(key)
+        if names is None:
+            chosen = self.config.targets_override(toolset_id, tool.name) or default_targets(tool)
+            names = self._targets[key] = tuple(n for n in chosen if n in TARGETS)
+        return names
 
     def target_objects(self, toolset_id: str, tool: Tool) -> tuple[Target, ...]:
         return tuple(TARGETS[n] for n in self.targets_of(toolset_id, tool))
@@ -247,7 +253,7 @@ def _analyse(
     tools_seen = pairs_seen = 0
     for ts in toolsets:
         # Each tool rule with its context, per target set: tools of one toolset share a handful of these.
-        plans: dict[tuple[str, ...], list[tuple[str, ModuleType, Context]]] = {}
+        plans: dict[tuple[str, ...], list[tuple[str, ModuleType, Context, Any]]] = {}
         for tool in ts.tools:
             key = (ts.id, tool.name)
             out.hashes[key] = h = schema_hash(tool)
@@ -261,9 +267,9 @@ def _analyse(
             plan = plans.get(names)
             if plan is None:
                 targets = tuple(TARGETS[n] for n in names)
-                plan = plans[names] = [(c, m, eng.context(c, targets, ts.id)) for c, m in tool_rules]
-            for code, module, ctx in plan:
-                for problem in module.check(tool, ctx):
+                plan = plans[names] = [(c, m, eng.context(c, targets, ts.id), m.check) for c, m in tool_rules]
+            for code, module, ctx, check in plan:
+                for problem in check(tool, ctx):
                     pending.append((code, module, problem, ts, tool))
         if scope is None or scope.in_scope_toolset(ts.id):
             for code, module in set_rules:

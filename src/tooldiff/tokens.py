@@ -78,6 +78,13 @@ def available_methods() -> tuple[str, ...]:
 
 def methods_counted(methods: Iterable[str] | None = None) -> tuple[str, ...]:
     """The methods a count with `methods` produces: always the estimate, then those available."""
+    if isinstance(methods, tuple):
+        return _methods_counted(methods)  # asked once per tool: remembered
+    return _methods_counted(None if methods is None else tuple(methods))
+
+
+@cache
+def _methods_counted(methods: tuple[str, ...] | None) -> tuple[str, ...]:
     wanted = available_methods() if methods is None else ("estimate", *methods)
     if all(m == "estimate" for m in wanted):
         # Asking which tokenizers exist loads o200k (about 12 bare parses of the 20k corpus): skip it.
