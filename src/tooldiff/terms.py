@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from typing import Any
 
 from tooldiff.lexicon import lexicon
 
@@ -100,25 +101,74 @@ _FOREIGN = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Terms:
-    """What H1.6 sees of one tool."""
+    """What H1.6 sees of one tool.
+
+    `summary`, `proper` and `contrast_sentences` are worked out on first use: only the pair check reads them,
+    and the candidate search leaves most tools without a pair to check.
+    """
 
     name: frozenset[str]  # terms of the name alone
-    summary: frozenset[str]  # terms of the name and the first sentence
     all: frozenset[str]  # terms of the name and the whole description
     desc: frozenset[str]  # terms of the description alone (quoted tool names left out)
-    proper: frozenset[str]  # proper nouns of the first sentence (GitHub, GitLab, Slack), lower-cased
-    # proper nouns anywhere in the description; beyond the first sentence only those that are name terms
-    # (all that `pairs.vendor_terms` asks)
+    # proper nouns of the description (after a sentence's first word) that are also name terms: all that
+    # `pairs.vendor_terms` asks
     proper_any: frozenset[str]
-    # terms the description also writes in lower case; only filled when a name term is in proper_any
-    # (all that `pairs.vendor_terms` asks)
+    # terms the description also writes in lower case; only filled when proper_any is not empty
     lower: frozenset[str]
-    contrast_sentences: tuple[str, ...]  # lower-cased sentences that draw a boundary to another tool
     alias_sentences: tuple[str, ...]  # lower-cased sentences that announce an alias
     alias_mentions: frozenset[str]  # tool names quoted in those sentences, lower-cased
     analysable: bool
     why_unanalysable: str = ""
     name_seq: tuple[str, ...] = ()  # the name's terms in order
+    text: str = field(default="", compare=False, repr=False)  # the description as analysed
+    stripped: str = field(default="", compare=False, repr=False)  # with quoted names and identifiers blanked
+    contrast_possible: bool = field(default=False, compare=False, repr=False)  # it holds a contrast word
+    _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def summary(self) -> frozenset[str]:
+        """Terms of the name and the first sentence."""
+        if "summary" not in self._memo:
+            self._first_sentence()
+        out: frozenset[str] = self._memo["summary"]
+        return out
+
+    @property
+    def proper(self) -> frozenset[str]:
+        """Proper nouns of the first sentence (GitHub, GitLab, Slack), lower-cased."""
+        if "proper" not in self._memo:
+            self._first_sentence()
+        out: frozenset[str] = self._memo["proper"]
+        return out
+
+    @property
+    def contrast_sentences(self) -> tuple[str, ...]:
+        """Lower-cased sentences that draw a boundary to another tool (an alias notice is not one)."""
+        if "contrast" not in self._memo:
+            found: list[str] = []
+            if self.contrast_possible:
+                for sentence in sentences(self.text.lower()):
+                    if self.alias_sentences and _ALIAS_LOWER.search(sentence):
+                        continue
+                    if _CONTRAST_LOWER.search(sentence):
+                        found.append(sentence)
+            self._memo["contrast"] = tuple(found)
+        out: tuple[str, ...] = self._memo["contrast"]
+        return out
+
+    def _first_sentence(self) -> None:
+        stripped = self.stripped
+        end = _SENTENCE.search(stripped)
+        if end is None:
+            first_words = _WORD.findall(stripped)
+        elif end.start() and not stripped[: end.start()].isspace():
+            first_words = _WORD.findall(stripped[: end.start()])
+        else:
+            first_words = _by_sentence(stripped)[0]
+        _learn(first_words)
+        first = {t for w in set(first_words) for t in _TERMS[w]}
+        self._memo["summary"] = self.name if first <= self.name else self.name.union(first)
+        self._memo["proper"] = _shared({_CAPS[w] for w in set(first_words[1:]) if w in _CAPS})
 
 
 _NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
@@ -292,38 +342,19 @@ def extract(name: str, description: str) -> Terms:
     else:
         every = set(_WORD.findall(stripped))
         _learn(every)
-    # The first sentence alone gives the summary and `proper`; later ones give terms (all words already in
-    # `every`) and proper nouns, which matter only where they are name terms (`pairs.vendor_terms`).
-    end = _SENTENCE.search(stripped)
+    desc = _shared({t for w in every for t in _TERMS[w]})
     caps_here = every & _CAPS_SET
-    if end is None:
-        first_words = words if stripped is text else _WORD.findall(stripped)
-        later_caps: set[str] = set()
-    elif end.start() and not stripped[: end.start()].isspace() and name_terms.isdisjoint(
-        [_CAPS[w] for w in caps_here]
-    ):
-        first_words = _WORD.findall(stripped[: end.start()])
-        later_caps = set()
-    else:
+    proper_any = lower = EMPTY
+    if caps_here and not name_terms.isdisjoint([_CAPS[w] for w in caps_here]):
+        # A name term written as a proper noun: only then does `pairs.vendor_terms` need to know where.
         first_words, later_caps = _by_sentence(stripped)
-    firsts = seen if first_words is words else set(first_words)
-    first = {t for w in firsts for t in _TERMS[w]}
-    desc = _shared(first.union(*[_TERMS[w] for w in every - firsts]))
-    proper = _shared({_CAPS[w] for w in caps_here.intersection(first_words[1:])})
-    proper_any = _shared(proper | later_caps) if later_caps else proper
-    lower = EMPTY
-    if not proper_any.isdisjoint(name_terms):  # only `pairs.vendor_terms` asks, and only then
-        lower = frozenset(t for w in every for t in _LOWER[w])
-    contrast: list[str] = []
+        proper_first = {_CAPS[w] for w in set(first_words[1:]) if w in _CAPS}
+        proper_any = _shared((proper_first | later_caps) & name_terms)
+        if proper_any:
+            lower = frozenset(t for w in every for t in _LOWER[w])
     alias: list[str] = []
-    any_alias = not _ALIAS_ANY.isdisjoint(seen)
-    if any_alias or not _CONTRAST_ANY.isdisjoint(seen):
-        # Lower-cased once, matched case-sensitively: the same answers, at half the cost of re.I per sentence.
-        for sentence in sentences(text.lower()):
-            if any_alias and _ALIAS_LOWER.search(sentence):
-                alias.append(sentence)
-            elif _CONTRAST_LOWER.search(sentence):
-                contrast.append(sentence)
+    if not _ALIAS_ANY.isdisjoint(seen):
+        alias = [s for s in sentences(text.lower()) if _ALIAS_LOWER.search(s)]
     if not _FOREIGN_ANY.isdisjoint(seen):
         ok, why = analysable(text)
     elif text.isascii():
@@ -334,18 +365,18 @@ def extract(name: str, description: str) -> Terms:
         why = "" if ok else "most of its letters are not Latin script"
     return Terms(
         name=name_terms,
-        summary=name_terms if first <= name_terms else name_terms.union(first),
         all=name_terms if desc <= name_terms else name_terms | desc,
         desc=desc,
-        proper=proper,
         proper_any=proper_any,
         lower=lower,
-        contrast_sentences=tuple(contrast),
         alias_sentences=tuple(alias),
         alias_mentions=_shared({m.lower() for s in alias for m in _IDENT.findall(s)}) if alias else EMPTY,
         analysable=ok,
         why_unanalysable=why,
         name_seq=name_seq,
+        text=text,
+        stripped=stripped,
+        contrast_possible=not _CONTRAST_ANY.isdisjoint(seen),
     )
 
 
