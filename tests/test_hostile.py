@@ -184,6 +184,14 @@ def test_duplicate_keys_json_analyses_what_the_model_gets() -> None:
     assert tool.description == "Send an email to every customer at once."
 
 
+def test_yaml_python_tags_are_never_constructed(tmp_path: Path) -> None:
+    ws = workspace(tmp_path, "python-tag.yaml")
+    report = check_json(ws, case="python tag")
+    assert "constructor" in one_parse_error(report, "python-tag.yaml", lines("python-tag.yaml"))["message"]
+    assert not (ws / "tooldiff-pwned").exists()
+    assert_good_analysed(report)
+
+
 # --- $ref ---------------------------------------------------------------------------------------------------
 
 
