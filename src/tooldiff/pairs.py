@@ -207,19 +207,41 @@ def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
         for t in want_mention.intersection(v.mentions):
             by_mention[t].append(i)
 
+    # `may_flag`, inlined on precomputed sets: it runs on every index hit.
+    facts = [
+        (
+            v.terms.all,
+            v.terms.name,
+            v.core_set - v.flex if v.flex else v.core_set,
+            v.terms.analysable,
+            bool(v.terms.alias_sentences),
+        )
+        for v in views
+    ]
     seen: set[tuple[int, int]] = set()
     out: list[tuple[int, int]] = []
-    for i, (v, (name, term, core, shape, mentions)) in enumerate(zip(views, chosen, strict=True)):
+    for i, (name, term, core, shape, mentions) in enumerate(chosen):
+        x_all, x_name, x_need, x_ok, x_alias = facts[i]
+        if not x_ok:
+            continue  # no rule compares a tool it cannot analyse
         hits = [by_name[name] if name else [], by_term[term] if term else []]
         hits.append(by_term[core] if core else by_shape[shape] if shape else [])
         hits += [by_mention[m] for m in mentions]
         for hit in hits:
             for j in hit:
                 pair = (i, j) if i < j else (j, i)
-                if j != i and pair not in seen:
-                    seen.add(pair)
-                    if may_flag(v, views[j]):
-                        out.append(pair)
+                if j == i or pair in seen:
+                    continue
+                seen.add(pair)
+                y_all, y_name, y_need, y_ok, y_alias = facts[j]
+                if y_ok and (
+                    x_alias
+                    or y_alias
+                    or (x_all <= y_all and x_name <= y_name)
+                    or (y_all <= x_all and y_name <= x_name)
+                    or (x_need <= y_all and y_need <= x_all)
+                ):
+                    out.append(pair)
     return sorted(out)
 
 
