@@ -213,7 +213,11 @@ class Locator:
         self._yaml: yaml.Node | None = None
         if self._kind == "yaml":
             try:
-                self._yaml = yaml.compose(self._text, Loader=yaml.CSafeLoader)
+                docs = list(yaml.compose_all(self._text, Loader=yaml.CSafeLoader))
+                # Several documents are addressed like JSONL lines: /<document index>/...
+                self._yaml = docs[0] if len(docs) == 1 else (
+                    yaml.SequenceNode("tag:yaml.org,2002:seq", docs) if docs else None
+                )
             except (yaml.YAMLError, RecursionError):
                 self._yaml = None
         elif self._kind == "json":

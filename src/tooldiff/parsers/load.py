@@ -219,13 +219,14 @@ def _check_yaml(root: yaml.Node) -> None:
 
 
 def load_yaml(text: str) -> list[Document]:
+    """Every document of the stream; with several (`---`), each is addressed as `/<index>` like a JSONL line."""
     loader = _Loader(text)
+    found: list[tuple[Any, yaml.Node]] = []
     try:
-        node = loader.get_single_node()
-        if node is None:
-            return []
-        _check_yaml(node)
-        value = loader.construct_document(node)
+        while loader.check_node():
+            node = loader.get_node()
+            _check_yaml(node)
+            found.append((loader.construct_document(node), node))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
@@ -239,9 +240,13 @@ def load_yaml(text: str) -> list[Document]:
         raise LoadError(1, "invalid YAML: nesting too deep to parse") from None
     finally:
         loader.dispose()
-    if isinstance(value, (dict, list)):
-        value = _stringify_keys(value)
-    return [Document(value, (), "yaml", text, node=node)]
+    docs = []
+    for i, (value, node) in enumerate(found):
+        if isinstance(value, (dict, list)):
+            value = _stringify_keys(value)
+        prefix = () if len(found) == 1 else (str(i),)
+        docs.append(Document(value, prefix, "yaml", text, node=node))
+    return docs
 
 
 def _stringify_keys(value: Any) -> Any:

@@ -1,0 +1,48 @@
+"""Multi-document YAML (`---`): a Kubernetes manifest is not a tool file; tools in any document are found."""
+
+from __future__ import annotations
+
+from tooldiff.parsers import parse_bytes
+from tooldiff.positions import Locator
+
+MANIFEST = b"apiVersion: v1\nkind: Service\n---\napiVersion: apps/v1\nkind: Deployment\n"
+TOOLS = b"""kind: notes
+---
+tools:
+  - name: search_docs
+    description: Search the documentation.
+    input_schema:
+      type: object
+      properties:
+        query: {type: string}
+---
+tools:
+  - name: find_document
+    description: Find documents.
+    input_schema:
+      type: object
+      properties:
+        question: {type: string}
+"""
+
+
+def test_a_manifest_with_several_documents_is_silently_not_a_tool_file() -> None:
+    parsed = parse_bytes("deploy/k8s.yaml", MANIFEST)
+    assert parsed.tools == () and parsed.errors == ()
+
+
+def test_tools_in_later_documents_are_found_with_lines_and_pointers() -> None:
+    parsed = parse_bytes("tools.yaml", TOOLS)
+    assert parsed.errors == ()
+    by_name = {t.name: t for t in parsed.tools}
+    assert set(by_name) == {"search_docs", "find_document"}
+    first, second = by_name["search_docs"], by_name["find_document"]
+    assert (first.line, second.line) == (4, 12)
+    assert first.pointer == "/1/tools/0" and second.pointer == "/2/tools/0"
+    loc = Locator("tools.yaml", TOOLS)
+    assert loc.line(second.schema_pointer + "/properties/question") == 17
+
+
+def test_one_document_keeps_plain_pointers() -> None:
+    parsed = parse_bytes("one.yaml", b"tools:\n  - name: a\n    description: b\n    input_schema: {type: object}\n")
+    assert [t.pointer for t in parsed.tools] == ["/tools/0"]
