@@ -44,5 +44,6 @@ def test_tools_in_later_documents_are_found_with_lines_and_pointers() -> None:
 
 
 def test_one_document_keeps_plain_pointers() -> None:
-    parsed = parse_bytes("one.yaml", b"tools:\n  - name: a\n    description: b\n    input_schema: {type: object}\n")
+    text = b"tools:\n  - name: a\n    description: b\n    input_schema: {type: object}\n"
+    parsed = parse_bytes("one.yaml", text)
     assert [t.pointer for t in parsed.tools] == ["/tools/0"]

@@ -219,7 +219,7 @@ def _check_yaml(root: yaml.Node) -> None:
 
 
 def load_yaml(text: str) -> list[Document]:
-    """Every document of the stream; with several (`---`), each is addressed as `/<index>` like a JSONL line."""
+    """Every document of the stream; with several (`---`), each is addressed `/<index>`, like JSONL."""
     loader = _Loader(text)
     found: list[tuple[Any, yaml.Node]] = []
     try:
