@@ -124,13 +124,13 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
             return None
         if reversed_direction(a.name, b.name):
             return None
-    if routing_split(a, b):
+    args_a, args_b = a.args, b.args
+    extra_a, extra_b = unmatched_required(args_a, args_b), unmatched_required(args_b, args_a)
+    if _routes(extra_a, a) or _routes(extra_b, b):  # `routing_split`, on the extras computed once
         return None
-    extra_a, extra_b = unmatched_required(a.args, b.args), unmatched_required(b.args, a.args)
     same_shape = not extra_a and not extra_b
-    shared = tuple(sorted(a.terms.summary & b.terms.summary))
     if alias:
-        return Overlap(1.0, shared, same_shape, True)
+        return Overlap(1.0, _shared_terms(a, b), same_shape, True)
     if a.name != b.name and (
         mentions(a.terms.contrast_sentences, b.name) or mentions(b.terms.contrast_sentences, a.name)
     ):
@@ -143,5 +143,12 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
         inside = high >= COVER_FULL and low >= COVER_LOW
         if not ((same_name or inside) and (_shared_object(a, b) or low >= COVER_LOW)):
             return None
-    cover = low
-    return Overlap(cover, shared, same_shape, False)
+    return Overlap(low, _shared_terms(a, b), same_shape, False)
+
+
+def _routes(extra: tuple[Arg, ...], x: ToolView) -> bool:
+    return any(arg.routing or arg.name in x.guards for arg in extra)
+
+
+def _shared_terms(a: ToolView, b: ToolView) -> tuple[str, ...]:
+    return tuple(sorted(a.terms.summary & b.terms.summary))

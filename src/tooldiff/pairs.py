@@ -23,7 +23,7 @@ from tooldiff.lexicon import lexicon
 from tooldiff.model import Problem, Tool
 from tooldiff.rules import PAIR_PRECEDENCE, get
 from tooldiff.rules.base import Context
-from tooldiff.terms import EMPTY, Terms, extract, fold_plural, split_identifier, text_terms
+from tooldiff.terms import EMPTY, Terms, extract, fold_plural, mentions, split_identifier, text_terms
 
 MAX_POSTING = 400  # a key shared by more tools than this is too common to suggest a pair
 
@@ -287,8 +287,6 @@ def distinguishing(x: ToolView, y: ToolView) -> frozenset[str]:
     "across GitHub repositories").
     """
     out = (x.terms.all - y.terms.all) | (x.terms.name - y.terms.name)
-    from tooldiff.terms import mentions
-
     if x.name != y.name and mentions(x.terms.contrast_sentences, y.name):
         out = out | {f"[boundary to {y.name}]"}
     return out
