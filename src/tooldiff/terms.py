@@ -177,6 +177,8 @@ _NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 @cache
 def split_identifier(name: str) -> tuple[str, ...]:
     """`getDocumentByID` / `get-document_by.id` -> ('get', 'document', 'by', 'id') (lower case)."""
+    if name.isalpha() and name.islower() and name.isascii():
+        return (name,)  # most words: one lower-case part
     out: list[str] = []
     for chunk in _NON_ALNUM.split(name):
         out.extend(p.lower() for p in _CAMEL.findall(chunk))
@@ -198,11 +200,16 @@ def fold_plural(word: str) -> str:
     return word[:-1]
 
 
+_POSSESSIVE = re.compile(r"['’]s?$")
+
+
 @cache
 def normalise(word: str) -> str | None:
     """One word -> its canonical term, or None when it carries no meaning for H1.6."""
     lex = lexicon()
-    w = re.sub(r"['’]s?$", "", word.lower())
+    w = word.lower()
+    if "'" in w or "’" in w:
+        w = _POSSESSIVE.sub("", w)
     if not w or w.isdigit() or len(w) < 2 or w in lex.stopwords or w in lex.low_information:
         return None
     if w in lex.synonyms:

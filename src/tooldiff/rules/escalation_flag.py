@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from tooldiff.model import Problem, Severity, Tool
@@ -87,13 +88,18 @@ FIXED = [
 ]
 
 
-def _snake(name: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower().replace("-", "_")
+_CAMEL_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+@cache
+def _flag_name(name: str) -> bool:
+    """Whether a boolean of this name raises the blast radius (argument names repeat across tools)."""
+    return bool(_FLAG.search(_CAMEL_BREAK.sub("_", name).lower().replace("-", "_")))
 
 
 def _why(name: str, prop: dict[str, Any], tool_text: str) -> str | None:
     desc = prop.get("description", "") if isinstance(prop.get("description"), str) else ""
-    if prop.get("type") == "boolean" and (_FLAG.search(_snake(name)) or _FLAG_DESC.search(desc)):
+    if prop.get("type") == "boolean" and (_flag_name(name) or _FLAG_DESC.search(desc)):
         return f"setting {name} to true"
     values = prop.get("enum")
     if isinstance(values, list):
