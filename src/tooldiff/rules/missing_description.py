@@ -57,7 +57,9 @@ FIXED = [
 
 
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
-    targets = tuple(t.name for t in ctx.targets)
+    targets = ctx.memo.get(CODE)
+    if targets is None:
+        targets = ctx.memo[CODE] = tuple(t.name for t in ctx.targets)
     if not tool.description.strip():
         yield Problem(
             message=f'The tool "{tool.name}" has no description.',

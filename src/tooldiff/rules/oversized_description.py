@@ -64,14 +64,21 @@ def _limit(option: Any, documented: list[int | None]) -> int:
     return min(limits)
 
 
-def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
-    targets = tuple(t.name for t in ctx.targets)
+def _setup(ctx: Context) -> tuple[tuple[str, ...], int, int]:
     tool_max = _limit(
         ctx.options.get("tool_max_chars", 1024), [t.tool_description_max_chars for t in ctx.targets]
     )
     prop_max = _limit(
         ctx.options.get("property_max_chars", 512), [t.property_description_max_chars for t in ctx.targets]
     )
+    return tuple(t.name for t in ctx.targets), tool_max, prop_max
+
+
+def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    setup = ctx.memo.get(CODE)
+    if setup is None:
+        setup = ctx.memo[CODE] = _setup(ctx)
+    targets, tool_max, prop_max = setup
     if len(tool.description) > tool_max:
         yield Problem(
             message=f"The tool description is {len(tool.description)} characters, over the limit {tool_max}.",

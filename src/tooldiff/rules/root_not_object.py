@@ -53,7 +53,9 @@ FIXED = [
 
 
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
-    targets = tuple(t.name for t in ctx.targets if t.root_must_be_object)
+    targets = ctx.memo.get(CODE)
+    if targets is None:
+        targets = ctx.memo[CODE] = tuple(t.name for t in ctx.targets if t.root_must_be_object)
     if not targets or not schemawalk.has_schema(tool):
         return
     schema = tool.input_schema

@@ -113,10 +113,11 @@ def recursive_refs(refs: list[tuple[str, str]]) -> set[int]:
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     if not schemawalk.has_schema(tool):
         return
-    nodes = [n for n in schemawalk.nodes(tool) if isinstance(n.schema, dict)]
-    with_refs = [n for n in nodes if "$ref" in n.schema]
+    every = schemawalk.nodes(tool)
+    with_refs = [n for n in every if isinstance(n.schema, dict) and "$ref" in n.schema]
     if not with_refs:
         return
+    nodes = [n for n in every if isinstance(n.schema, dict)]
     all_targets = tuple(t.name for t in ctx.targets)
     anchors: dict[str, str] = {}
     for n in nodes:

@@ -72,12 +72,19 @@ _HINTS = {
 }
 
 
-def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+def _setup(ctx: Context) -> tuple[list[tuple[str, frozenset[str]]], frozenset[str]]:
     rejecting = [(t.name, t.unsupported_keywords | t.ignored_keywords) for t in ctx.targets]
     rejecting = [(n, kws) for n, kws in rejecting if kws]
+    return rejecting, frozenset().union(*(kws for _, kws in rejecting))
+
+
+def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    setup = ctx.memo.get(CODE)
+    if setup is None:
+        setup = ctx.memo[CODE] = _setup(ctx)
+    rejecting, watched = setup
     if not rejecting or not schemawalk.has_schema(tool):
         return
-    watched = frozenset().union(*(kws for _, kws in rejecting))
     for node in schemawalk.nodes(tool):
         s = node.schema
         if not isinstance(s, dict) or watched.isdisjoint(s):
