@@ -287,12 +287,16 @@ def _latin(letters: str) -> bool:
     return len(_NON_LATIN.findall(letters)) / len(letters) <= 0.3
 
 
+@lru_cache(maxsize=65536)
 def analysable(text: str) -> tuple[bool, str]:
     """Mostly non-English text cannot be analysed by an English lexicon: say so instead of staying silent.
 
-    The opening 2,000 characters decide: that is where a description says what the tool does.
+    The opening 2,000 characters decide: that is where a description says what the tool does. ASCII text
+    without a foreign function word passes at once (most descriptions).
     """
     text = text[:2000]
+    if text.isascii() and _FOREIGN.isdisjoint(map(str.lower, _WORD.findall(text))):
+        return True, ""
     letters = "".join(filter(str.isalpha, text))
     if len(letters) < 4:
         return True, ""

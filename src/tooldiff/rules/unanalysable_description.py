@@ -25,7 +25,7 @@ from collections.abc import Iterable
 
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context
-from tooldiff.terms import extract
+from tooldiff.terms import analysable
 
 CODE = "unanalysable-description"
 SEVERITY: Severity = "info"
@@ -50,9 +50,7 @@ FIXED = [
 def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
     if not (tool.description or "").strip():
         return
-    # The pair rules analyse the same (name, description): one cached analysis serves both.
-    terms = extract(tool.name, tool.description)
-    ok, why = terms.analysable, terms.why_unanalysable
+    ok, why = analysable(tool.description)
     if not ok:
         yield Problem(
             message=(
