@@ -97,12 +97,21 @@ def _check_no_pairs(path: Path) -> dict[str, object]:
 def _diff(path: Path) -> dict[str, object]:
     from tooldiff.diffrun import run_diff
 
+    # The same counting methods as `check` measures: the estimate (see _diff_all for every method).
+    report = run_diff(path, "main", "pr", token_methods=("estimate",))
+    return {"pairs": report.stats.get("pairs_analysed", 0), "findings": len(report.findings)}
+
+
+def _diff_all(path: Path) -> dict[str, object]:
+    from tooldiff.diffrun import run_diff
+
+    # What the Action's PR comment needs: every token method, so o200k's vocabulary is loaded (~0.4 s).
     report = run_diff(path, "main", "pr")
     return {"pairs": report.stats.get("pairs_analysed", 0), "findings": len(report.findings)}
 
 
 KINDS: dict[str, Callable[[Path], dict[str, object]]] = {
-    "parse": _parse, "check": _check, "check-no-pairs": _check_no_pairs, "diff": _diff,
+    "parse": _parse, "check": _check, "check-no-pairs": _check_no_pairs, "diff": _diff, "diff-all": _diff_all,
 }
 
 
@@ -163,7 +172,11 @@ def main() -> int:
         print("\nPR mode (406 files as a repo, PR edits 3 tools of one toolset): "
               f"diff {diff['seconds']:.2f} s "
               f"(git reads included, {int(diff['pairs'])} pairs) vs full check {full['seconds']:.2f} s = "
-              f"{full['seconds'] / diff['seconds']:.1f}x faster (target: >= 20x)")
+              f"{full['seconds'] / diff['seconds']:.1f}x faster (target: >= 20x; estimate only, as check)")
+        diff_all = measure("diff-all", repo)
+        ratio = full["seconds"] / diff_all["seconds"]
+        print(f"PR mode with every token method (the Action's comment; loads o200k): diff "
+              f"{diff_all['seconds']:.2f} s = {ratio:.1f}x faster than the check")
     extra = ROOT / "bench" / "action_bench.py"
     if extra.exists():
         subprocess.run([sys.executable, str(extra)], check=False)

@@ -154,9 +154,11 @@ def _diff(args: argparse.Namespace) -> int:
         if len(args.paths) != 2:
             print("tooldiff: give --base REF, or two paths: BASE_PATH HEAD_PATH", file=sys.stderr)
             return 2
-        report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]))
+        report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]),
+                                        token_methods=_token_methods(args))
     else:
-        report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths)
+        report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
+                                  token_methods=_token_methods(args))
     _emit(report, args.format, args.output)
     return 1 if failing(report, args.fail_on) else 0
 

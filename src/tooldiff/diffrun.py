@@ -119,14 +119,17 @@ def _pick(toolsets: Iterable[Toolset], ids: frozenset[str], full: bool) -> list[
 
 def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Config, *,
                full: bool, notes: Sequence[str] = (), changes: Sequence[str] = (),
-               base_ref: str | None = None, head_ref: str | None = None) -> Report:
-    """The diff report of two discovered trees analysed with one config."""
+               base_ref: str | None = None, head_ref: str | None = None,
+               token_methods: Sequence[str] | None = None) -> Report:
+    """The diff report of two discovered trees analysed with one config (`token_methods`: see check)."""
     tree = diff_toolsets(base.toolsets, head.toolsets, renames)
     base_scope, head_scope = widen(tree, *scopes(tree, full=full), config)
     base_sets = _pick(base.toolsets, base_scope.changed_toolsets, full)
     head_sets = _pick(head.toolsets, head_scope.changed_toolsets, full)
-    a_base = analyse(base_sets, config, base.files, scope=base_scope, parse_errors=base.errors)
-    a_head = analyse(head_sets, config, head.files, scope=head_scope, parse_errors=head.errors)
+    a_base = analyse(base_sets, config, base.files, scope=base_scope, parse_errors=base.errors,
+                     token_methods=token_methods)
+    a_head = analyse(head_sets, config, head.files, scope=head_scope, parse_errors=head.errors,
+                     token_methods=token_methods)
     marked, resolved = compare(translate(a_base.findings, tree), a_head.findings)
     baseline = load_baseline(head.source.read_many([config.baseline]).get(config.baseline), config.baseline)
     findings = apply_status(marked, baseline, config)
@@ -137,7 +140,7 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
         findings=tuple(findings),
         resolved=tuple(resolved),
         stats=_stats(tree, a_base, a_head, head_scope),
-        token_methods=tokens.available_methods(),
+        token_methods=tokens.methods_counted(token_methods),
         notes=tuple(notes),  # the renderers say that per-request overhead cancels out of a delta
         base_ref=base_ref,
         head_ref=head_ref,
@@ -168,6 +171,7 @@ def run_diff(
     paths: Sequence[str] = (),
     config_from: Literal["head", "base"] = "head",
     run_commands: bool | None = None,
+    token_methods: Sequence[str] | None = None,
 ) -> Report:
     """Diff the merge base of `base` and `head` against `head` (or the work tree with `worktree`).
 
@@ -207,10 +211,12 @@ def run_diff(
     renames = git.renames(merge_base, target)
     return diff_sides(base_side, head_side, renames, config, full=cfg.full_scope, notes=notes,
                       changes=config_changes(base_src, head_src, cfg),
-                      base_ref=merge_base, head_ref=None if worktree else head_sha)
+                      base_ref=merge_base, head_ref=None if worktree else head_sha,
+                      token_methods=token_methods)
 
 
-def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = None) -> Report:
+def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = None,
+                   token_methods: Sequence[str] | None = None) -> Report:
     """Two files or two folders outside git. Two files of different names are one toolset renamed."""
     base_path, head_path = Path(base_path), Path(head_path)
     if base_path.is_file() and head_path.is_file():
@@ -226,7 +232,7 @@ def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = Non
     head_side = _discover(h_src, cfg.used, (), None)
     return diff_sides(base_side, head_side, renames, cfg.used, full=cfg.full_scope,
                       base_ref=str(base_path), head_ref=str(head_path),
-                      changes=config_changes(b_src, h_src, cfg))
+                      changes=config_changes(b_src, h_src, cfg), token_methods=token_methods)
 
 
 class _OneFile:
