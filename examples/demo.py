@@ -37,7 +37,7 @@ def main() -> int:
         shutil.copy(HERE / "helpdesk" / "head" / "tools.json", repo / "agent" / "tools.json")
         git(repo, "commit", "-q", "-am", "Add find_document")
         report = run_diff(repo, "main", "HEAD")
-        ctx = RenderContext(repo_url="https://github.com/acme/helpdesk-agent", head_sha="HEAD")
+        ctx = RenderContext(repo_url="acme/helpdesk-agent", head_sha=report.head_ref)
         sys.stdout.write(render("markdown", report, ctx))
     return 0
 
