@@ -495,7 +495,7 @@ def test_injection_text_annotations_and_sarif(injected: tuple[Path, str, Any]) -
     assert HOSTILE_FILE in {f["file"] for f in data["findings"]}  # machine output keeps the text verbatim
 
 
-def test_injection_through_the_action_edits_only_its_own_comment(tmp_path: Path) -> None:
+def test_injection_through_the_action_edits_only_its_own_comment(tmp_path: Path, shared_dir: Path) -> None:
     """A stranger quotes our marker; the PR's tool text is hostile. Two runs: one bot comment, edited in
     place, inert; the stranger's comment untouched; review comments and the job summary inert too."""
     from fakegithub import FakeGitHub
@@ -551,8 +551,9 @@ def _assert_no_forged_command(*outputs: str) -> None:
             assert not line.startswith(("::error file=a", "::stop-commands")), line
 
 
-def test_a_config_key_cannot_forge_a_workflow_command(tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_config_key_cannot_forge_a_workflow_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], shared_dir: Path
+) -> None:
     """The runner reads `::command::` lines on stdout and stderr: a PR config key must not write one."""
     ws = workspace(tmp_path)
     (ws / ".tooldiff.yml").write_text(FORGED_KEY)
