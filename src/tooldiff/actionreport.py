@@ -43,17 +43,14 @@ def _diff(settings: Settings, plan: Plan) -> Report:
 
     assert plan.base is not None and plan.head is not None
     report = diffrun.run_diff(settings.workspace, plan.base, plan.head, paths=settings.paths,
-                              config_from="head" if plan.trusted_head else "base", run_commands=False)
+                              config_from="head" if plan.trusted_head else "base", run_commands=False,
+                              config_path=settings.config or None, targets=tuple(settings.targets))
     base_dump, head_dump = _dump(settings, settings.base_tools), _dump(settings, settings.head_tools)
     if base_dump and head_dump:
         report = merge(report, diffrun.run_diff_paths(base_dump, head_dump))
     elif base_dump or head_dump:
         report = dataclasses.replace(report, notes=(
             *report.notes, "Code-defined tools were not compared: give both `base-tools` and `head-tools`."))
-    if settings.config or settings.targets:
-        report = dataclasses.replace(report, notes=(
-            *report.notes, "In a diff, each ref is analysed with its `.tooldiff.yml`; the `config` and "
-            "`targets` inputs apply to audits."))
     return report
 
 

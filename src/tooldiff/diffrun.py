@@ -8,6 +8,7 @@ silence itself.
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import nullcontext
@@ -74,13 +75,19 @@ class Configs:
         return self.other is None or config_hash(self.other) != config_hash(self.used)
 
 
-def load_configs(base: FileSource, head: FileSource, config_from: str) -> Configs:
+def load_configs(base: FileSource, head: FileSource, config_from: str, config_path: str | None = None,
+                 targets: Sequence[str] = ()) -> Configs:
+    """`config_path` names the config file in the trees (default `.tooldiff.yml`); `targets` override its."""
     used_src, other_src = (head, base) if config_from == "head" else (base, head)
-    used = find_config(used_src)
+    used = _with_targets(find_config(used_src, config_path), targets)
     try:
-        return Configs(used, find_config(other_src), None, config_from)
+        return Configs(used, _with_targets(find_config(other_src, config_path), targets), None, config_from)
     except ConfigError as exc:  # the other side's config is compared, never used: not fatal
         return Configs(used, None, str(exc), config_from)
+
+
+def _with_targets(config: Config, targets: Sequence[str]) -> Config:
+    return dataclasses.replace(config, targets=tuple(targets)) if targets else config
 
 
 def config_changes(base: FileSource, head: FileSource, cfg: Configs) -> list[str]:
@@ -172,6 +179,8 @@ def run_diff(
     config_from: Literal["head", "base"] = "head",
     run_commands: bool | None = None,
     token_methods: Sequence[str] | None = None,
+    config_path: str | None = None,
+    targets: Sequence[str] = (),
 ) -> Report:
     """Diff the merge base of `base` and `head` against `head` (or the work tree with `worktree`).
 
@@ -184,7 +193,7 @@ def run_diff(
     merge_base = git.merge_base_fetching(base_sha, head_sha)
     base_src = GitSource(git, merge_base, label=base)
     head_src: FileSource = GitWorktreeSource(git) if worktree else GitSource(git, head_sha, label=head)
-    cfg = load_configs(base_src, head_src, config_from)
+    cfg = load_configs(base_src, head_src, config_from, config_path, targets)
     config = cfg.used
     run = (config_from == "head") if run_commands is None else run_commands
     prefix = Path(repo).resolve().relative_to(git.root.resolve()).as_posix()
