@@ -7,6 +7,7 @@ appears only when the caller asks for it (`RenderContext.colour`): the CLI decid
 from __future__ import annotations
 
 from tooldiff.model import SEVERITY_RANK, Finding, Report
+from tooldiff.render import view
 from tooldiff.render.context import RenderContext
 from tooldiff.render.escape import plain, plural
 from tooldiff.render.view import counts_text
@@ -39,6 +40,23 @@ def finding_line(f: Finding, colour: bool = False) -> str:
     return line
 
 
+def _changes(report: Report) -> str:
+    """What a diff changed, in one sentence: the tools per kind of change and the token delta."""
+    kinds: dict[str, int] = {}
+    for t in report.tools:
+        if t.change != "unchanged":
+            kinds[t.change] = kinds.get(t.change, 0) + 1
+    if not kinds:
+        return "No tool definition changed."
+    parts = ", ".join(f"{n:,} {kind}" for kind, n in sorted(kinds.items()))
+    method, delta, base = view.total_delta(report)
+    tokens = ""
+    if delta is not None:
+        share = f", {100 * delta / base:+.1f}%" if base else ""
+        tokens = f"; tokens {delta:+,} ({plain(method, 40)}{share})"
+    return f"Tools changed: {parts}{tokens}."
+
+
 def render(report: Report, ctx: RenderContext) -> str:
     new = sorted((f for f in report.findings if f.status == "new"), key=_key)
     lines = [finding_line(f, ctx.colour) for f in new]
@@ -60,6 +78,8 @@ def render(report: Report, ctx: RenderContext) -> str:
     summary += f" in {plural(len(report.tools), 'tool')}, {plural(len(report.toolsets), 'toolset')}."
     if lines:
         lines.append("")
+    if report.mode == "diff":
+        lines.append(_changes(report))
     lines.append(_paint(summary, "error" if counts["error"] else "bold", ctx.colour))
     lines += [plain(n, 500) for n in report.notes]
     return "\n".join(lines) + "\n"
