@@ -12,6 +12,7 @@ import pytest
 
 from tooldiff import targets
 from tooldiff.model import Tool
+from tooldiff.rules import LINT_MODULES
 from tooldiff.targets import FACT_TYPES, TARGET_NAMES, TARGETS, TargetDataError, default_targets, load_target
 
 DATA = Path(targets.__file__).parent / "data" / "targets"
@@ -23,24 +24,6 @@ PROVIDER_DOCS = (
     "https://cloud.google.com/",
 )
 LINT_RULES = Path(targets.__file__).parent / "rules"
-LINT_MODULES = (
-    "optional_forced_required",
-    "optional_not_required",
-    "missing_additional_properties_false",
-    "unsupported_keyword",
-    "root_not_object",
-    "invalid_name",
-    "oversized_description",
-    "heavy_definition",
-    "invalid_json_schema",
-    "unresolved_ref",
-    "schema_limit",
-    "missing_description",
-    "duplicate_name",
-    "too_many_tools",
-    "token_budget",
-    "parse_error",
-)
 
 
 def raw(name: str) -> dict[str, Any]:

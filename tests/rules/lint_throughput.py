@@ -15,23 +15,14 @@ from pathlib import Path
 
 from tooldiff import schemawalk, tokens, tokens_openai
 from tooldiff.model import Tool
+from tooldiff.rules import LINT_MODULES
 from tooldiff.rules.base import Context
 from tooldiff.schemahash import schema_hash
 from tooldiff.targets import TARGETS, default_targets, resolve
 
-TOOL_RULES = (
-    "optional_forced_required",
-    "optional_not_required",
-    "missing_additional_properties_false",
-    "unsupported_keyword",
-    "root_not_object",
-    "invalid_name",
-    "oversized_description",
-    "heavy_definition",
-    "invalid_json_schema",
-    "unresolved_ref",
-    "schema_limit",
-    "missing_description",
+# The lint rules that judge one tool (toolset rules and parse-error are left out).
+TOOL_RULES = tuple(
+    n for n in LINT_MODULES if importlib.import_module(f"tooldiff.rules.{n}").KIND == "tool"
 )
 DEFAULT = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "combined" / "all_tools.jsonl"
 

@@ -10,27 +10,10 @@ from typing import Any
 import pytest
 
 from tooldiff.model import Problem, Tool, Toolset
+from tooldiff.rules import LINT_MODULES
 from tooldiff.rules.base import Context
 from tooldiff.targets import TARGETS
 
-LINT_MODULES = (
-    "parse_error",
-    "optional_forced_required",
-    "optional_not_required",
-    "missing_additional_properties_false",
-    "unsupported_keyword",
-    "root_not_object",
-    "invalid_name",
-    "oversized_description",
-    "heavy_definition",
-    "invalid_json_schema",
-    "unresolved_ref",
-    "schema_limit",
-    "missing_description",
-    "duplicate_name",
-    "too_many_tools",
-    "token_budget",
-)
 SECTIONS = ("What it finds", "Why it matters", "Example", "Use instead", "References")
 
 

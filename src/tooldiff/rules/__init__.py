@@ -6,10 +6,9 @@ import importlib
 from functools import cache
 from types import ModuleType
 
-# Order is the order of `tooldiff rules` and docs/rules.md.
-RULE_MODULES: tuple[str, ...] = (
+# Provider schema lint (seed 002 and issue 2), then its toolset rules.
+LINT_MODULES: tuple[str, ...] = (
     "parse_error",
-    # provider schema lint (seed 002 and issue 2)
     "optional_forced_required",
     "optional_not_required",
     "missing_additional_properties_false",
@@ -22,20 +21,22 @@ RULE_MODULES: tuple[str, ...] = (
     "unresolved_ref",
     "schema_limit",
     "missing_description",
-    # toolset rules
     "duplicate_name",
     "too_many_tools",
     "token_budget",
-    # differentia (seed 000, H1.6)
+)
+# Differentia (seed 000, H1.6), then overlap and blast radius (seed 001).
+OVERLAP_MODULES: tuple[str, ...] = (
     "mutual_nondistinction",
     "directional_domination",
     "unanalysable_description",
-    # overlap and blast radius (seed 001)
     "blast_radius_twin",
     "intent_overlap",
     "escalation_flag",
     "mode_argument",
 )
+# Order is the order of `tooldiff rules` and docs/rules.md.
+RULE_MODULES: tuple[str, ...] = LINT_MODULES + OVERLAP_MODULES
 
 # A pair gets one headline finding, chosen in this order; the others go under `related`.
 PAIR_PRECEDENCE: tuple[str, ...] = (
