@@ -8,7 +8,7 @@ schemas is cached by identity.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 from tooldiff.model import Tool
@@ -166,6 +166,23 @@ def nodes(tool: Tool) -> list[Node]:
     # Holding the schema keeps its id from being reused while the entry lives.
     _CACHE[id(schema)] = (schema, result)
     return result
+
+
+class Prop(NamedTuple):
+    pointer: str  # of the property, relative to the tool
+    name: str
+    schema: Any
+    required: frozenset[str]  # the `required` of the object that holds it
+
+
+def object_properties(tool: Tool) -> Iterator[Prop]:
+    """Every property of every object schema in the tool's input schema, with its object's `required`."""
+    for node in nodes(tool):
+        if not is_object(node.schema):
+            continue
+        required = required_of(node.schema)
+        for name, prop in properties_of(node.schema).items():
+            yield Prop(f"{node.pointer}/properties/{escape(name)}", name, prop, required)
 
 
 def has_schema(tool: Tool) -> bool:

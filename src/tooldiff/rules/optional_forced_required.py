@@ -58,20 +58,15 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     targets = tuple(t.name for t in ctx.targets if t.all_properties_required)
     if not targets or not schemawalk.has_schema(tool):
         return
-    for node in schemawalk.nodes(tool):
-        s = node.schema
-        if not isinstance(s, dict) or not schemawalk.is_object(s):
-            continue
-        required = schemawalk.required_of(s)
-        for name, prop in schemawalk.properties_of(s).items():
-            if name in required and schemawalk.admits_null(prop):
-                yield Problem(
-                    message=(
-                        f'Property "{name}" is required and nullable, so the model must fill it on '
-                        "every call, with null when it has nothing."
-                    ),
-                    fix="Keep it if the field is truly optional; otherwise make it non-nullable.",
-                    pointer=f"{node.pointer}/properties/{schemawalk.escape(name)}",
-                    targets=targets,
-                    evidence={"property": name},
-                )
+    for prop in schemawalk.object_properties(tool):
+        if prop.name in prop.required and schemawalk.admits_null(prop.schema):
+            yield Problem(
+                message=(
+                    f'Property "{prop.name}" is required and nullable, so the model must fill it on '
+                    "every call, with null when it has nothing."
+                ),
+                fix="Keep it if the field is truly optional; otherwise make it non-nullable.",
+                pointer=prop.pointer,
+                targets=targets,
+                evidence={"property": prop.name},
+            )

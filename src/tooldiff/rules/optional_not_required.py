@@ -68,18 +68,13 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     targets = tuple(t.name for t in ctx.targets if t.all_properties_required)
     if not targets or not schemawalk.has_schema(tool):
         return
-    for node in schemawalk.nodes(tool):
-        s = node.schema
-        if not isinstance(s, dict) or not schemawalk.is_object(s):
+    for prop in schemawalk.object_properties(tool):
+        if prop.name in prop.required:
             continue
-        required = schemawalk.required_of(s)
-        for name in schemawalk.properties_of(s):
-            if name in required:
-                continue
-            yield Problem(
-                message=f'Property "{name}" is not in required; strict mode rejects optional fields.',
-                fix=f'Add "{name}" to required and allow null in its type if it is truly optional.',
-                pointer=f"{node.pointer}/properties/{schemawalk.escape(name)}",
-                targets=targets,
-                evidence={"property": name, "required": sorted(required)},
-            )
+        yield Problem(
+            message=f'Property "{prop.name}" is not in required; strict mode rejects optional fields.',
+            fix=f'Add "{prop.name}" to required and allow null in its type if it is truly optional.',
+            pointer=prop.pointer,
+            targets=targets,
+            evidence={"property": prop.name, "required": sorted(prop.required)},
+        )
