@@ -6,7 +6,6 @@ Prints a reason and exits 0 when no engine works here.
 
 from __future__ import annotations
 
-import shutil
 import statistics
 import subprocess
 import sys
@@ -17,19 +16,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from container import find_engine, run_image  # noqa: E402
 from fakegithub import FakeGitHub  # noqa: E402
 from prscenario import PullRequest, environment, fixed_head, helpdesk  # noqa: E402
 
 IMAGE = "localhost/tooldiff-action:bench"
-ENGINE_SCRIPT = ROOT.parent / "shared" / "tools" / "container-engine"
-
-
-def engine() -> str | None:
-    if not ENGINE_SCRIPT.exists():
-        return None
-    out = subprocess.run([str(ENGINE_SCRIPT)], capture_output=True, text=True, check=False)
-    name = out.stdout.strip().splitlines()[-1] if out.returncode == 0 and out.stdout.strip() else ""
-    return name if name and shutil.which(name) else None
 
 
 def build(eng: str, *extra: str) -> float:
@@ -39,27 +30,13 @@ def build(eng: str, *extra: str) -> float:
 
 
 def run(eng: str, pr: PullRequest, env: dict[str, str], files: Path) -> float:
-    files.mkdir(exist_ok=True)
-    for name in ("output", "summary.md"):
-        (files / name).write_text("")
-    inside = {**env, "GITHUB_WORKSPACE": "/github/workspace",
-              "GITHUB_EVENT_PATH": "/github/workflow/event.json",
-              "GITHUB_OUTPUT": "/github/file_commands/output",
-              "GITHUB_STEP_SUMMARY": "/github/file_commands/summary.md"}
-    args = [eng, "run", "--rm", "--network", "host", "--workdir", "/github/workspace",
-            "-v", f"{pr.repo}:/github/workspace", "-v", f"{pr.event_dir}:/github/workflow",
-            "-v", f"{files}:/github/file_commands"]
-    for key, value in inside.items():
-        args += ["-e", f"{key}={value}"]
-    start = time.monotonic()
-    subprocess.run([*args, IMAGE], capture_output=True, check=False)
-    return time.monotonic() - start
+    return run_image(eng, IMAGE, pr.repo, pr.event_dir, files, env).seconds
 
 
 def main() -> int:
-    eng = engine()
+    eng, why = find_engine()
     if eng is None:
-        print("\naction: no container engine works here; image and container figures not measured")
+        print(f"\naction: image and container figures not measured: {why}")
         return 0
     cold = build(eng, "--no-cache")
     warm = build(eng)
