@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from fakegithub import FakeGitHub
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -15,3 +20,20 @@ def shared_dir() -> Path:
     if not SHARED.is_dir():
         pytest.skip(f"needs {SHARED} (the shared corpora and GitHub examples) beside the repository")
     return SHARED
+
+
+@pytest.fixture
+def fake(shared_dir: Path) -> Iterator[FakeGitHub]:
+    """The fake GitHub API served on 127.0.0.1, with no PR yet; it must record no spec error.
+
+    Modules that need a PR registered up front, or `responses` instead of a socket, define their own.
+    """
+    from fakegithub import FakeGitHub
+    from prscenario import TOKEN
+
+    gh = FakeGitHub(repository="Codertocat/Hello-World")
+    gh.token = TOKEN
+    gh.start()
+    yield gh
+    gh.stop()
+    assert gh.errors == []

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,16 +12,6 @@ from gitbuild import git
 from prscenario import TOKEN, PullRequest, dispatch_event, environment, fixed_head, helpdesk
 from tooldiff import action
 from tooldiff.github import comment_marker, make_client
-
-
-@pytest.fixture
-def fake(shared_dir: Path) -> Iterator[FakeGitHub]:
-    gh = FakeGitHub(repository="Codertocat/Hello-World")
-    gh.token = TOKEN
-    gh.start()
-    yield gh
-    gh.stop()
-    assert gh.errors == []
 
 
 def run(fake: FakeGitHub, tmp_path: Path, event: str, event_path: Path, workspace: Path, sha: str,

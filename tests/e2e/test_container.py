@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,16 +15,6 @@ from tooldiff.github import FINDING_MARK, comment_marker
 
 pytestmark = pytest.mark.e2e
 Run = Callable[..., Any]
-
-
-@pytest.fixture
-def fake(shared_dir: Path) -> Iterator[FakeGitHub]:
-    gh = FakeGitHub(repository="Codertocat/Hello-World")
-    gh.token = TOKEN
-    gh.start()
-    yield gh
-    gh.stop()
-    assert gh.errors == []
 
 
 def pr_env(fake: FakeGitHub, pr: PullRequest, **inputs: str) -> dict[str, str]:
