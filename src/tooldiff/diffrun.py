@@ -25,8 +25,8 @@ from tooldiff.diffreport import compare, tool_report, toolset_report, translate
 from tooldiff.discover import discover
 from tooldiff.engine import Analysis, analyse
 from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
-from tooldiff.model import ParseError, Report, Toolset
-from tooldiff.narrow import SubsetSource, relevant_files
+from tooldiff.model import ParsedFile, ParseError, Report, Toolset
+from tooldiff.narrow import relevant_files
 from tooldiff.scope import Scope, scopes, widen
 from tooldiff.sources import FileSource, WorktreeSource
 
@@ -48,9 +48,10 @@ def _config_bytes(source: FileSource) -> bytes | None:
 
 
 def _discover(source: FileSource, config: Config, paths: Sequence[str],
-              commands_dir: Path | None, read: FileSource | None = None) -> Side:
+              commands_dir: Path | None, read: FileSource | None = None,
+              known: Mapping[str, ParsedFile] | None = None) -> Side:
     """Discover through `read` (a narrowed view of `source`, see `narrow`), or all of `source`."""
-    found = discover(read or source, config, paths)
+    found = discover(read or source, config, paths, known)
     side = Side(source, list(found.toolsets), dict(found.files), list(found.errors))
     if commands_dir is not None and config.sources:
         extra = codetools.run_commands(config.sources, commands_dir)
@@ -202,17 +203,20 @@ def run_diff(
     target = None if worktree else head_sha
     b_read: FileSource = base_src
     h_read: FileSource = head_src
+    b_known: dict[str, ParsedFile] = {}
+    h_known: dict[str, ParsedFile] = {}
     if not cfg.full_scope:
         changed = git.changed_paths(merge_base, target) + (git.untracked_files() if worktree else [])
-        keep = relevant_files(base_src, head_src, changed, config)
-        b_read, h_read = SubsetSource(base_src, keep), SubsetSource(head_src, keep)
+        keep, narrow_b, narrow_h = relevant_files(base_src, head_src, changed, config)
+        b_read, h_read = narrow_b.source(base_src, keep), narrow_h.source(head_src, keep)
+        b_known, h_known = narrow_b.parsed, narrow_h.parsed
     with (codetools.worktree(git, merge_base) if run and config.sources else nullcontext()) as b_dir:
-        base_side = _discover(base_src, config, rel, b_dir, b_read)
+        base_side = _discover(base_src, config, rel, b_dir, b_read, b_known)
     if worktree:
-        head_side = _discover(head_src, config, rel, git.root if run else None, h_read)
+        head_side = _discover(head_src, config, rel, git.root if run else None, h_read, h_known)
     else:
         with (codetools.worktree(git, head_sha) if run and config.sources else nullcontext()) as h_dir:
-            head_side = _discover(head_src, config, rel, h_dir, h_read)
+            head_side = _discover(head_src, config, rel, h_dir, h_read, h_known)
     for cmd in dict.fromkeys(base_side.commands_ran + head_side.commands_ran):
         notes.append(f"Ran the configured command `{cmd}` in a temporary worktree of each ref.")
     if config.sources and not run:

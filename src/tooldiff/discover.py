@@ -9,7 +9,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
 
@@ -115,7 +115,13 @@ def _escapes(path: str, target: str) -> bool:
     return joined == ".." or joined.startswith("../")
 
 
-def discover(source: FileSource, config: Config, paths: Sequence[str] = ()) -> Discovery:
+def discover(
+    source: FileSource,
+    config: Config,
+    paths: Sequence[str] = (),
+    known: Mapping[str, ParsedFile] | None = None,
+) -> Discovery:
+    """Tool files of `source`; `known` holds parse results of files already parsed from the same source."""
     candidates, errors = _select(source.list_files(), config, paths)
     explicit = bool(paths or config.paths)
     candidates = [f for f in candidates if not any(glob_match(f, g) for g in config.exclude)]
@@ -140,7 +146,7 @@ def discover(source: FileSource, config: Config, paths: Sequence[str] = ()) -> D
         raw = data.get(path)
         if raw is None:
             continue
-        result = parse_bytes(path, raw, max_bytes=config.max_file_bytes)
+        result = (known or {}).get(path) or parse_bytes(path, raw, max_bytes=config.max_file_bytes)
         hinted = explicit or raw.startswith(WIDE_BOMS) or any(h in raw for h in TOOL_HINTS)
         keep = bool(result.tools) or (bool(result.errors) and hinted)
         if keep:
