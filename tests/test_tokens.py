@@ -69,7 +69,7 @@ def test_methods_start_with_estimate_and_ctok_is_absent_here() -> None:
         import ctok  # noqa: F401
     except ImportError:
         assert "claude-ctok" not in methods
-    assert "unofficial reconstruction" in tokens.METHOD_LABELS["claude-ctok"]
+    assert "unofficial reconstruction" in tokens.METHOD_NOTES["claude-ctok"]
 
 
 @needs_o200k

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
+from tooldiff import tokens
 from tooldiff.diff import ToolChange, ToolsetDiff, TreeDiff
 from tooldiff.engine import Analysis
 from tooldiff.model import Finding, ToolReport, ToolsetReport, fingerprint
@@ -55,14 +56,6 @@ def token_row(base: Mapping[str, int] | None, head: Mapping[str, int] | None) ->
     return row
 
 
-def _sum(rows: Iterable[Mapping[str, int]]) -> dict[str, int]:
-    total: dict[str, int] = {}
-    for row in rows:
-        for m, n in row.items():
-            total[m] = total.get(m, 0) + n
-    return total
-
-
 def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis) -> ToolReport:
     at = c.head or c.base
     assert at is not None
@@ -79,8 +72,9 @@ def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis) -
 
 
 def toolset_report(d: ToolsetDiff, base: Analysis, head: Analysis, budget: int | None) -> ToolsetReport:
-    b = _sum(base.tokens.get((d.base_id or "", t.name), {}) for t in d.base.tools) if d.base else None
-    h = _sum(head.tokens.get((d.id, t.name), {}) for t in d.head.tools) if d.head else None
+    b_id = d.base_id or ""
+    b = tokens.sum_counts(base.tokens.get((b_id, t.name), {}) for t in d.base.tools) if d.base else None
+    h = tokens.sum_counts(head.tokens.get((d.id, t.name), {}) for t in d.head.tools) if d.head else None
     files = d.head.files if d.head else d.base.files if d.base else ()
     return ToolsetReport(id=d.id, files=files, tool_count=len(d.head.tools) if d.head else 0,
                          tokens=token_row(b, h), budget=budget, change=d.status)

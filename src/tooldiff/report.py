@@ -16,14 +16,6 @@ def head_only(counts: Mapping[str, int]) -> TokenRow:
     return {m: {"base": None, "head": n, "delta": None} for m, n in sorted(counts.items())}
 
 
-def sum_counts(rows: Sequence[Mapping[str, int]]) -> dict[str, int]:
-    total: dict[str, int] = {}
-    for row in rows:
-        for method, n in row.items():
-            total[method] = total.get(method, 0) + n
-    return total
-
-
 def tool_reports(toolsets: Sequence[Toolset], analysis: Analysis) -> list[ToolReport]:
     out = []
     for ts in toolsets:
@@ -41,7 +33,7 @@ def toolset_reports(toolsets: Sequence[Toolset], analysis: Analysis, config: Con
     return [
         ToolsetReport(
             id=ts.id, files=ts.files, tool_count=len(ts.tools),
-            tokens=head_only(sum_counts([analysis.tokens.get((ts.id, t.name), {}) for t in ts.tools])),
+            tokens=head_only(tokens.sum_counts(analysis.tokens.get((ts.id, t.name), {}) for t in ts.tools)),
             budget=config.toolset_budget(ts.id),
         )
         for ts in toolsets

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import Any
 
@@ -23,10 +23,10 @@ from tooldiff.model import Tool
 from tooldiff.schemahash import schema_hash, schema_json
 from tooldiff.schemawalk import has_schema
 
-METHOD_LABELS: dict[str, str] = {
-    "estimate": "estimate: characters / chars-per-token (seed 002)",
-    "openai-o200k": "OpenAI o200k_base, namespace functions rendering",
-    "claude-ctok": "Claude, ctok (unofficial reconstruction)",
+# How each method is named under a token table; ctok must always say it is unofficial.
+METHOD_NOTES: dict[str, str] = {
+    "estimate": "characters ÷ 4 (seed 002's estimate)",
+    "claude-ctok": "an unofficial reconstruction of Claude's tokenizer",
 }
 
 # Tokens a request pays once, however many tools it carries. They are the same at base and head, so they
@@ -118,23 +118,20 @@ def count_tool(
     return dict(out)
 
 
-def count_toolset(tools: Iterable[Tool], *, chars_per_token: float = 4) -> dict[str, int]:
-    """Sum over the tools, per method; the per-request overhead is left out (it cancels in a delta)."""
+def sum_counts(rows: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    """Per-method counts summed; the per-request overhead is left out (it cancels in a delta)."""
     total: dict[str, int] = {}
-    for tool in tools:
-        for method, n in count_tool(tool, chars_per_token=chars_per_token).items():
+    for row in rows:
+        for method, n in row.items():
             total[method] = total.get(method, 0) + n
     return total
+
+
+def count_toolset(tools: Iterable[Tool], *, chars_per_token: float = 4) -> dict[str, int]:
+    """Sum over the tools, per method."""
+    return sum_counts(count_tool(t, chars_per_token=chars_per_token) for t in tools)
 
 
 def toolset_estimate(tools: Iterable[Tool], chars_per_token: float = 4) -> int:
     """Seed 002's estimate for a whole toolset: what `token-budget` judges."""
     return sum(estimate(t, chars_per_token) for t in tools)
-
-
-def describe_method(method: str) -> dict[str, Any]:
-    return {
-        "method": method,
-        "label": METHOD_LABELS.get(method, method),
-        "overhead": REQUEST_OVERHEAD.get(method),
-    }

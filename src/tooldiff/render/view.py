@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from tooldiff import tokens
 from tooldiff.docs import PROJECT_URL
 from tooldiff.model import SEVERITIES, SEVERITY_RANK, Finding, Report, ToolReport
 from tooldiff.render.context import RenderContext
@@ -17,10 +18,7 @@ from tooldiff.render.escape import md, percent, plural
 RULES_DOC = f"{PROJECT_URL}/blob/main/docs/rules.md"
 
 # Methods that need a caveat wherever their numbers appear.
-METHOD_NOTES: dict[str, str] = {
-    "estimate": "characters ÷ 4 (seed 002's estimate)",
-    "claude-ctok": "an unofficial reconstruction of Claude's tokenizer",
-}
+METHOD_NOTES = tokens.METHOD_NOTES
 
 _BLOCKS = " ▏▎▍▌▋▊▉█"
 
