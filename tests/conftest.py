@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from paths import SHARED
+
 if TYPE_CHECKING:
     from fakegithub import FakeGitHub
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
 @pytest.fixture

@@ -9,8 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+from paths import SHARED
 
 
 def find_engine() -> tuple[str | None, str]:

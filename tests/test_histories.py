@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from gitbuild import fast_import
+from paths import SHARED
 from tooldiff import pairs
 from tooldiff.config import Config
 from tooldiff.diff import diff_toolsets
@@ -96,8 +97,6 @@ CONFIG = Config.default()
 
 @pytest.fixture(scope="module", params=list(LAYOUTS))
 def history(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> History:
-    from conftest import SHARED
-
     root = SHARED / "corpora" / "histories" / request.param
     if not root.is_dir():
         pytest.skip(f"needs {root} (../shared beside the repository)")

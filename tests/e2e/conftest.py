@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from container import ROOT, Ran, find_engine, run_image
+from container import Ran, find_engine, run_image
+from paths import ROOT
 
 IMAGE = "localhost/tooldiff-action:e2e"
 
