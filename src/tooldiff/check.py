@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tooldiff.baseline import apply_status, load_baseline
-from tooldiff.config import Config, load_config
+from tooldiff.config import Config, ConfigError, load_config
 from tooldiff.discover import discover
 from tooldiff.engine import analyse, gc_paused
 from tooldiff.model import Report
@@ -19,15 +19,12 @@ CONFIG_NAMES = (".tooldiff.yml", ".tooldiff.yaml")
 
 def find_config(source: FileSource, explicit: str | None = None) -> Config:
     """The config named on the command line, else `.tooldiff.yml` at the root, else the defaults."""
-    names = (explicit,) if explicit else CONFIG_NAMES
+    names = [explicit] if explicit else list(CONFIG_NAMES)
+    found = source.read_many(names)
     for name in names:
-        assert name is not None
-        data = source.read_many([name]).get(name)
-        if data is not None:
-            return load_config(name, data.decode("utf-8", errors="replace"))
+        if name in found:
+            return load_config(name, found[name].decode("utf-8", errors="replace"))
     if explicit:
-        from tooldiff.config import ConfigError
-
         raise ConfigError(explicit, 0, "", "config file not found")
     return Config.default()
 
