@@ -14,7 +14,7 @@ from tooldiff.render import graph as graphs
 from tooldiff.render import view
 from tooldiff.render.budget import fit
 from tooldiff.render.context import RenderContext
-from tooldiff.render.escape import environment, md, percent, plain, plural
+from tooldiff.render.escape import environment, md, plain, plural
 
 CLEAN_LINE = (
     "No new findings. A clean result does not prove that a model will tell these tools apart or route "
@@ -58,12 +58,8 @@ def verdict(report: Report) -> str:
     if report.mode == "diff":
         found = view.counts_text({f"new {k}": v for k, v in new.items()})
         found = "no new findings" if found == "none" else found
-        method, delta, base = view.total_delta(report)
-        tokens = ""
-        if delta is not None:
-            pct = f"{percent(delta, base)}, " if base else ""
-            tokens = f" · tokens {delta:+,} ({pct}{method})"
-        return f"{icon} **tooldiff**: {found}{tokens}"
+        tokens = view.delta_text(report)
+        return f"{icon} **tooldiff**: {found}{' · ' + tokens if tokens else ''}"
     found = view.counts_text(new)
     found = "no findings" if found == "none" else found
     return f"{icon} **tooldiff**: {found} in {plural(len(report.tools), 'tool')}"

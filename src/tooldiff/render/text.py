@@ -49,12 +49,8 @@ def _changes(report: Report) -> str:
     if not kinds:
         return "No tool definition changed."
     parts = ", ".join(f"{n:,} {kind}" for kind, n in sorted(kinds.items()))
-    method, delta, base = view.total_delta(report)
-    tokens = ""
-    if delta is not None:
-        share = f", {100 * delta / base:+.1f}%" if base else ""
-        tokens = f"; tokens {delta:+,} ({plain(method, 40)}{share})"
-    return f"Tools changed: {parts}{tokens}."
+    tokens = view.delta_text(report)
+    return f"Tools changed: {parts}{'; ' + tokens if tokens else ''}."
 
 
 def render(report: Report, ctx: RenderContext) -> str:

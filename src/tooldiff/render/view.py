@@ -151,6 +151,15 @@ def token_rows(report: Report, *, changed_only: bool) -> list[TokenRow]:
     return rows
 
 
+def delta_text(report: Report) -> str:
+    """"tokens +52 (+18.8%, estimate)" for a report's summed token delta, or "" when there is none."""
+    method, delta, base = total_delta(report)
+    if delta is None:
+        return ""
+    pct = f"{percent(delta, base)}, " if base else ""
+    return f"tokens {delta:+,} ({pct}{method})"
+
+
 def total_delta(report: Report) -> tuple[str, int | None, int | None]:
     """(method, delta, base) summed over toolsets for the first counting method."""
     method = report.token_methods[0] if report.token_methods else "estimate"
