@@ -45,12 +45,19 @@ class ToolView:
     plural: bool  # the name ends in a plural (`get_events`): it returns many, like a listing
     actions: frozenset[str]  # action classes in the name (else the first one of the description)
     index_terms: frozenset[str]  # terms.all plus the actions a request cannot tell from ours (`t:` keys)
-    shape: frozenset[str]  # the required argument shape (`shape:` keys)
     mentions: tuple[str, ...]  # our own name and the names in alias notices, lower-cased (`m:` keys)
     core_set: frozenset[str]  # `core` as a set
     flex: frozenset[str]  # the name's action terms that a compatible action of the other tool may stand for
     tool_settings: Mapping[str, Mapping[str, Any]] | None = field(default=None, compare=False, repr=False)
     _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def shape(self) -> frozenset[str]:
+        """The required argument shape (`shape:` keys); only the intent rules' candidate search asks."""
+        if "shape" not in self._memo:
+            self._memo["shape"] = required_shape(self.tool.input_schema)
+        out: frozenset[str] = self._memo["shape"]
+        return out
 
     @property
     def args(self) -> tuple[Arg, ...]:
@@ -146,7 +153,6 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
         plural=bool(last) and fold_plural(last[0]) != last[0],
         actions=actions,
         index_terms=terms.all.union(extra) if extra else terms.all,
-        shape=required_shape(tool.input_schema),
         # Alias notices name the other tool: both ends meet on the name.
         mentions=(low := tool.name.lower(), *(m for m in terms.alias_mentions if m != low)),
         core_set=terms.name - vendors if vendors else terms.name,
@@ -155,8 +161,11 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
     )
 
 
-def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
+def candidates(views: Sequence[ToolView], *, intent: bool = True) -> list[tuple[int, int]]:
     """Pairs (i, j), i < j, that a pair rule could flag. Cost <= n * 3 * MAX_POSTING, usually far less.
+
+    `intent=False` (intent-overlap and blast-radius-twin both disabled) leaves out the keys and the
+    condition only those two rules need.
 
     Each rule needs one tool's name inside the other, so one rare key per tool finds every pair it could flag:
     - H1.6 (with tooldiff's name refinement) needs every name term of one tool in the other's name: look up
@@ -172,7 +181,7 @@ def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
     # Count every key in C, choose each tool's lookups, then build postings for the chosen keys only.
     n_term = Counter(chain.from_iterable(v.index_terms for v in views))  # `t:` keys
     n_name = Counter(chain.from_iterable(v.terms.name for v in views))  # `n:` keys
-    n_shape = Counter(chain.from_iterable(v.shape for v in views))
+    n_shape = Counter(chain.from_iterable(v.shape for v in views)) if intent else Counter()
     n_mention = Counter(chain.from_iterable(v.mentions for v in views))
 
     def rarest(count: Counter[str], keys: Iterable[str]) -> str | None:
@@ -185,8 +194,8 @@ def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
 
     chosen: list[tuple[str | None, str | None, str | None, str | None, list[str]]] = []
     for v in views:
-        core = rarest(n_term, v.core)
-        shape = None if core else rarest(n_shape, v.shape)
+        core = rarest(n_term, v.core) if intent else None
+        shape = None if core or not intent else rarest(n_shape, v.shape)
         mentions = [m for m in v.mentions if n_mention[m] <= MAX_POSTING]
         chosen.append((rarest(n_name, v.name_seq), rarest(n_term, v.terms.all), core, shape, mentions))
     want_term = {k for c in chosen for k in (c[1], c[2]) if k}
@@ -202,8 +211,9 @@ def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
             by_term[t].append(i)
         for t in want_name.intersection(v.terms.name):
             by_name[t].append(i)
-        for t in want_shape.intersection(v.shape):
-            by_shape[t].append(i)
+        if want_shape:
+            for t in want_shape.intersection(v.shape):
+                by_shape[t].append(i)
         for t in want_mention.intersection(v.mentions):
             by_mention[t].append(i)
 
@@ -212,7 +222,7 @@ def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
         (
             v.terms.all,
             v.terms.name,
-            v.core_set - v.flex if v.flex else v.core_set,
+            (v.core_set - v.flex if v.flex else v.core_set) if intent else None,
             v.terms.analysable,
             bool(v.terms.alias_sentences),
         )
@@ -239,13 +249,20 @@ def candidates(views: Sequence[ToolView]) -> list[tuple[int, int]]:
                     or y_alias
                     or (x_all <= y_all and x_name <= y_name)
                     or (y_all <= x_all and y_name <= x_name)
-                    or (x_need <= y_all and y_need <= x_all)
+                    or (x_need is not None and y_need is not None and x_need <= y_all and y_need <= x_all)
                 ):
                     out.append(pair)
     return sorted(out)
 
 
-def may_flag(a: ToolView, b: ToolView) -> bool:
+INTENT_CODES = frozenset({"intent-overlap", "blast-radius-twin"})  # the rules that need intent candidates
+
+
+def needs_intent(codes: Iterable[str]) -> bool:
+    return not INTENT_CODES.isdisjoint(codes)
+
+
+def may_flag(a: ToolView, b: ToolView, *, intent: bool = True) -> bool:
     """What every pair rule needs before it can fire, as set tests: most index hits fail it.
 
     All four rules skip a tool they cannot analyse. H1.6 needs one tool's terms (and name terms) inside the
@@ -260,7 +277,7 @@ def may_flag(a: ToolView, b: ToolView) -> bool:
         return True
     if (x.all <= y.all and x.name <= y.name) or (y.all <= x.all and y.name <= x.name):
         return True
-    return not (a.core_set - y.all - a.flex) and not (b.core_set - x.all - b.flex)
+    return intent and not (a.core_set - y.all - a.flex) and not (b.core_set - x.all - b.flex)
 
 
 def check_pair(a: ToolView, b: ToolView, contexts: Mapping[str, Context]) -> tuple[str, Problem] | None:

@@ -16,12 +16,15 @@ CONTEXTS = {code: CTX for code in PAIR_PRECEDENCE}
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _flagged(views: list[ToolView]) -> set[tuple[int, int]]:
+H16_CONTEXTS = {code: CTX for code in ("mutual-nondistinction", "directional-domination")}
+
+
+def _flagged(views: list[ToolView], contexts: dict[str, Context] = CONTEXTS) -> set[tuple[int, int]]:
     return {
         (i, j)
         for i in range(len(views))
         for j in range(i + 1, len(views))
-        if check_pair(views[i], views[j], CONTEXTS) is not None
+        if check_pair(views[i], views[j], contexts) is not None
     }
 
 
@@ -47,6 +50,20 @@ def test_complete_on_own_and_frozen_cases() -> None:
         for case in json.loads((REPO / "tests/eval" / name).read_text("utf-8")):
             views = _views(case["tools"])
             assert _flagged(views) <= set(candidates(views)), case["case"]
+
+
+def test_without_the_intent_rules_the_search_still_finds_every_h16_pair() -> None:
+    # Disabling intent-overlap and blast-radius-twin drops their keys; what H1.6 flags must stay found.
+    seen_h16 = 0
+    for name in ("own.json", "frozen.json"):
+        for case in json.loads((REPO / "tests/eval" / name).read_text("utf-8")):
+            views = _views(case["tools"])
+            flagged = _flagged(views, H16_CONTEXTS)
+            seen_h16 += len(flagged)
+            narrow = set(candidates(views, intent=False))
+            assert flagged <= narrow, case["case"]
+            assert narrow <= set(candidates(views)), case["case"]
+    assert seen_h16 > 0
 
 
 def test_complete_on_seed_cases(shared_dir: Path) -> None:
