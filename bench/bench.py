@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -129,23 +130,36 @@ KINDS: dict[str, Callable[[Path], dict[str, object]]] = {
 }
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and its reaped workers: the work, whatever the wall time."""
+    usage = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return sum(u.ru_utime + u.ru_stime for u in usage)
+
+
 def child(kind: str, path: Path) -> None:
     if kind != "parse":
         # Import time is the same for every mode; the ratios compare the work itself.
         import tooldiff.check
         import tooldiff.diffrun  # noqa: F401
+    cpu_start = _cpu()
     start = time.perf_counter()
     extra = KINDS[kind](path)
     seconds = time.perf_counter() - start
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": seconds, "peak_mb": peak_mb, **extra}))
+    # Forked workers (tooldiff.workers) report here; their RSS counts the pages they share with this process.
+    worker_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    cpu = _cpu() - cpu_start
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": peak_mb, "worker_mb": worker_mb, **extra}))
 
 
-def measure(kind: str, path: Path) -> dict[str, float]:
+def measure(kind: str, path: Path, jobs: int | None = None) -> dict[str, float]:
+    env = dict(os.environ)
+    if jobs is not None:
+        env["TOOLDIFF_JOBS"] = str(jobs)
     runs = []
     for _ in range(RUNS):
         out = subprocess.run([sys.executable, __file__, "--child", kind, str(path)],
-                             check=True, capture_output=True, text=True)
+                             check=True, capture_output=True, text=True, env=env)
         runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
     med = {k: statistics.median(float(r[k]) for r in runs) for k in runs[0]}
     return med
@@ -161,7 +175,8 @@ def main() -> int:
     if not CORPUS.exists():
         print(f"bench: {CORPUS} is absent (../shared is not beside the repository); nothing measured.")
         return 0
-    print(f"tooldiff bench: median of {RUNS} runs each, every figure measured in this run\n")
+    print(f"tooldiff bench: median of {RUNS} runs each, every figure measured in this run; "
+          f"workers: {os.environ.get('TOOLDIFF_JOBS') or 'one per CPU'} ({os.cpu_count()} CPUs)\n")
     with tempfile.TemporaryDirectory(prefix="tooldiff-bench-") as tmp_name:
         tmp = Path(tmp_name)
         shapes = write_shapes(tmp)
@@ -170,10 +185,14 @@ def main() -> int:
             parse = measure("parse", path)
             check = measure("check", path)
             rows.append((shape, parse, check))
-            print(f"check  {shape:16s} {check['seconds']:7.2f} s  peak {check['peak_mb']:6.0f} MB  "
+            print(f"check  {shape:16s} {check['seconds']:7.2f} s (cpu {check['cpu']:5.2f} s)  "
+                  f"peak {check['peak_mb']:4.0f} MB (largest worker {check['worker_mb']:4.0f} MB)  "
                   f"pairs {int(check['pairs']):>8d}  bare json parse {parse['seconds']:.3f} s  "
                   f"ratio {check['seconds'] / parse['seconds']:6.1f}x  (target: "
                   f"{'25x, <300 MB' if shape == 'toolsets-of-50' else '50x'})")
+            one = measure("check", path, jobs=1)
+            print(f"       {'':16s} in one process (TOOLDIFF_JOBS=1): {one['seconds']:.2f} s, peak "
+                  f"{one['peak_mb']:.0f} MB, ratio {one['seconds'] / parse['seconds']:.1f}x")
         small = shapes["toolsets-of-50"]
         with_all = rows[0][2]
         without_new = measure("check-no-overlap-rules", small)

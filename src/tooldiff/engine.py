@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Protocol
 
-from tooldiff import pairs, rules, tokens
+from tooldiff import pairs, rules, tokens, workers
 from tooldiff.config import Config
 from tooldiff.model import Finding, ParseError, Problem, Tool, Toolset, fingerprint
 from tooldiff.positions import Locator
@@ -243,7 +243,48 @@ def analyse(
     `token_methods` limits the counting methods (default: all available); the estimate is always counted.
     """
     with gc_paused():
-        return _analyse(toolsets, config, files, scope, parse_errors, token_methods)
+        groups = split_work(toolsets, scope, workers.jobs_available())
+        if len(groups) < 2:
+            return _analyse(toolsets, config, files, scope, parse_errors, token_methods)
+        parts = workers.fork_map(lambda g: _analyse(g, config, files, scope, (), token_methods), groups)
+        return _merge(parts, parse_error_findings(parse_errors, config))
+
+
+# Below this many tools to analyse, a fork and the pickled results cost more than a second core saves.
+PARALLEL_MIN_TOOLS = 2000
+
+
+def split_work(toolsets: Sequence[Toolset], scope: ScopeLike | None, jobs: int) -> list[list[Toolset]]:
+    """Toolsets in up to `jobs` groups of about equal work (largest first, each to the lightest group)."""
+    def cost(ts: Toolset) -> int:
+        if scope is None:
+            return len(ts.tools)
+        return sum(1 for t in ts.tools if scope.in_scope_tool(ts.id, t.name))
+
+    costs = [(cost(ts), i) for i, ts in enumerate(toolsets)]
+    total = sum(c for c, _ in costs)
+    if jobs < 2 or total < PARALLEL_MIN_TOOLS:
+        return [list(toolsets)]
+    groups: list[list[Toolset]] = [[] for _ in range(jobs)]
+    loads = [0] * jobs
+    for c, i in sorted(costs, key=lambda x: (-x[0], x[1])):
+        k = loads.index(min(loads))
+        groups[k].append(toolsets[i])
+        loads[k] += c
+    return [g for g in groups if g]
+
+
+def _merge(parts: Sequence[Analysis], errors: list[Finding]) -> Analysis:
+    out = Analysis(findings=errors)
+    for part in parts:
+        out.findings.extend(part.findings)
+        out.hashes.update(part.hashes)
+        out.tokens.update(part.tokens)
+        out.targets.update(part.targets)
+        for k, v in part.stats.items():
+            out.stats[k] = out.stats.get(k, 0) + v
+    out.findings.sort(key=_finding_order)
+    return out
 
 
 def _analyse(
@@ -308,7 +349,7 @@ def _pair_findings(
     views = [pairs.analyse(t, base_ctx) for t in ts.tools]
     contexts = {c: eng.context(c, (), ts.id) for c in codes}
     checked = 0
-    for i, j in pairs.candidates(views):
+    for i, j in pairs.candidates(views, intent=pairs.needs_intent(codes)):
         a, b = ts.tools[i], ts.tools[j]
         if scope is not None and not scope.in_scope_pair(ts.id, a.name, b.name):
             continue

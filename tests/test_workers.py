@@ -1,0 +1,126 @@
+"""Forked workers: same results as one process, in order, whatever happens to a worker."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from tooldiff import engine, workers
+from tooldiff.check import run_check
+from tooldiff.config import Config
+from tooldiff.model import Toolset
+from tooldiff.render import render
+from tooldiff.sources import WorktreeSource
+
+linux_only = pytest.mark.skipif(sys.platform != "linux", reason="workers fork only on Linux")
+PARENT = os.getpid()
+
+
+def _square(x: int) -> tuple[int, bool]:
+    return x * x, os.getpid() != PARENT
+
+
+@linux_only
+def test_fork_map_keeps_order_and_really_forks() -> None:
+    got = workers.fork_map(_square, [1, 2, 3, 4])
+    assert [v for v, _ in got] == [1, 4, 9, 16]
+    assert [child for _, child in got] == [False, True, True, True]
+
+
+def _fails_in_child(x: int) -> int:
+    if os.getpid() != PARENT:
+        raise RuntimeError("worker failure")
+    return -x
+
+
+def _dies_in_child(x: int) -> int:
+    if os.getpid() != PARENT:
+        os._exit(3)
+    return -x
+
+
+def _unpicklable_in_child(x: int) -> object:
+    if os.getpid() != PARENT:
+        return lambda: x  # pickling fails in the child
+    return -x
+
+
+@linux_only
+@pytest.mark.parametrize("fn", [_fails_in_child, _dies_in_child, _unpicklable_in_child])
+def test_a_failed_worker_is_redone_here(fn: object) -> None:
+    assert workers.fork_map(fn, [1, 2, 3]) == [-1, -2, -3]  # type: ignore[arg-type]
+
+
+def test_exceptions_of_this_process_still_propagate() -> None:
+    def boom(x: int) -> int:
+        if x == 0 and os.getpid() == PARENT:
+            raise ValueError("here")
+        return x
+
+    with pytest.raises(ValueError, match="here"):
+        workers.fork_map(boom, [0, 1])
+
+
+@pytest.mark.parametrize(("raw", "want"), [("1", 1), ("3", 3), ("0", 1), ("x", 1)])
+def test_jobs_from_the_environment(monkeypatch: pytest.MonkeyPatch, raw: str, want: int) -> None:
+    monkeypatch.setenv("TOOLDIFF_JOBS", raw)
+    assert workers.jobs_available() == want
+
+
+def test_split_work_balances_and_keeps_every_toolset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write_toolsets(tmp_path, sizes=[50, 40, 30, 20, 10, 5])
+    found = _discover(tmp_path)
+    assert engine.split_work(found, None, 1) == [list(found)]  # one job: one group
+    assert engine.split_work(found, None, 2) == [list(found)]  # too little work to fork for
+    monkeypatch.setattr(engine, "PARALLEL_MIN_TOOLS", 1)
+    groups = engine.split_work(found, None, 2)
+    assert sorted(ts.id for g in groups for ts in g) == sorted(ts.id for ts in found)
+    loads = [sum(len(ts.tools) for ts in g) for g in groups]
+    assert len(groups) == 2 and abs(loads[0] - loads[1]) <= 10
+
+
+@linux_only
+def test_a_parallel_check_is_byte_identical_to_a_serial_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write_toolsets(tmp_path, sizes=[30, 25, 20, 15, 12, 8, 3])
+    monkeypatch.setattr(engine, "PARALLEL_MIN_TOOLS", 1)
+    monkeypatch.setenv("TOOLDIFF_JOBS", "1")
+    serial = render("json", run_check(WorktreeSource(tmp_path), Config.default()))
+    monkeypatch.setenv("TOOLDIFF_JOBS", "3")
+    forks: list[int] = []
+    real_spawn = workers._spawn
+    monkeypatch.setattr(workers, "_spawn", lambda fn, item: forks.append(1) or real_spawn(fn, item))
+    parallel = render("json", run_check(WorktreeSource(tmp_path), Config.default()))
+    assert len(forks) == 2  # three groups: two workers and this process
+    assert parallel == serial
+    assert json.loads(parallel)["findings"]
+
+
+def _write_toolsets(root: Path, sizes: list[int]) -> None:
+    verbs = ["get", "list", "search", "delete", "create", "update", "send", "find"]
+    nouns = ["document", "ticket", "user", "message", "file", "invoice", "event", "page"]
+    for k, n in enumerate(sizes):
+        tools = []
+        for i in range(n):
+            verb, noun = verbs[i % len(verbs)], nouns[(i // len(verbs) + k) % len(nouns)]
+            tools.append({
+                "name": f"{verb}_{noun}_{i}" if i % 5 else f"{verb}_{noun}",
+                "description": f"{verb.title()} a {noun} by its id." if i % 3 else "",
+                "input_schema": {
+                    "type": "object",
+                    "properties": {f"{noun}_id": {"type": "string"}, "force": {"type": "boolean"}},
+                    "required": [f"{noun}_id"] if i % 2 else [],
+                },
+            })
+        (root / f"set_{k}.json").write_text(json.dumps(tools, indent=2), encoding="utf-8")
+
+
+def _discover(root: Path) -> list[Toolset]:
+    from tooldiff.discover import discover
+
+    return discover(WorktreeSource(root), Config.default()).toolsets
