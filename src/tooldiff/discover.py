@@ -189,7 +189,17 @@ _TOOL_FIELDS = tuple(f.name for f in fields(Tool))
 
 
 def _in_toolset(tool: Tool, toolset_id: str) -> Tool:
-    """`replace(tool, toolset=toolset_id)` without its per-call introspection (a quarter faster)."""
+    """The tool as a member of its toolset.
+
+    A tool fresh from its parser has no toolset yet and is owned by this discovery alone, so it is set in
+    place: a copy of 20k frozen tools was a fifth of discovery. A tool already placed (parse results reused
+    by another discovery) is copied, so no toolset ever sees another's id.
+    """
+    if tool.toolset == toolset_id:
+        return tool
+    if not tool.toolset:
+        object.__setattr__(tool, "toolset", toolset_id)
+        return tool
     values = {name: getattr(tool, name) for name in _TOOL_FIELDS}
     values["toolset"] = toolset_id
     return Tool(**values)
