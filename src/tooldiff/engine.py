@@ -18,7 +18,7 @@ from tooldiff.config import Config
 from tooldiff.model import Finding, ParseError, Problem, Tool, Toolset, fingerprint
 from tooldiff.positions import Locator
 from tooldiff.rules.base import Context
-from tooldiff.schemahash import schema_hash
+from tooldiff.schemahash import schema_hash, schema_json
 from tooldiff.targets import TARGETS, Target, default_targets
 
 Key = tuple[str, str]  # (toolset id, tool name)
@@ -301,10 +301,11 @@ def _analyse(
     set_rules = eng.by_kind("toolset")
     pair_codes = [c for c in rules.PAIR_PRECEDENCE if c in eng.enabled]
     pending: list[Pending] = []
+    by_schema: dict[tuple[str, tuple[str, ...], str, str, str], tuple[Problem, ...]] = {}
     tools_seen = pairs_seen = 0
     for ts in toolsets:
         # Each tool rule with its context, per target set: tools of one toolset share a handful of these.
-        plans: dict[tuple[str, ...], list[tuple[str, ModuleType, Context, Any]]] = {}
+        plans: dict[tuple[str, ...], list[tuple[str, ModuleType, Context, Any, bool]]] = {}
         for tool in ts.tools:
             key = (ts.id, tool.name)
             out.hashes[key] = h = schema_hash(tool)
@@ -318,9 +319,23 @@ def _analyse(
             plan = plans.get(names)
             if plan is None:
                 targets = tuple(TARGETS[n] for n in names)
-                plan = plans[names] = [(c, m, eng.context(c, targets, ts.id), m.check) for c, m in tool_rules]
-            for code, module, ctx, check in plan:
-                for problem in check(tool, ctx):
+                plan = plans[names] = [
+                    (c, m, eng.context(c, targets, ts.id), m.check, getattr(m, "SCHEMA_ONLY", False))
+                    for c, m in tool_rules
+                ]
+            schema_text = None
+            for code, module, ctx, check, schema_only in plan:
+                if schema_only:
+                    # Equal schemas are common (3,000 of 20k corpus tools share one): check each once.
+                    if schema_text is None:
+                        schema_text = schema_json(tool.input_schema)  # already made for the hash
+                    skey = (code, names, tool.format, tool.schema_key, schema_text)
+                    problems = by_schema.get(skey)
+                    if problems is None:
+                        problems = by_schema[skey] = tuple(check(tool, ctx))
+                else:
+                    problems = check(tool, ctx)
+                for problem in problems:
                     pending.append((code, module, problem, ts, tool))
         if scope is None or scope.in_scope_toolset(ts.id):
             for code, module in set_rules:

@@ -11,6 +11,9 @@ Its docstring is the user documentation, with the sections *What it finds*, *Why
   - toolset: `check(toolset: Toolset, ctx: Context) -> Iterable[Problem]`
   - pair:    `check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None` (see `tooldiff.pairs`)
 - `EXAMPLE` and `FIXED`: tool lists in Anthropic shape; a test asserts the first fires, the second does not.
+- optionally `SCHEMA_ONLY = True` (tool rules): its problems depend only on the tool's `input_schema`,
+  `format` and `schema_key` and on the context's targets and options, never on its name or text. The engine
+  then runs it once per distinct schema and hands the same problems to every tool with that schema.
 
 Rules never do I/O; everything they need arrives in `Context`.
 """

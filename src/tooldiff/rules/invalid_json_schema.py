@@ -10,6 +10,9 @@ Gemini's `parameters` is an OpenAPI 3.0 Schema whose types are written `STRING`,
 tools read from `parameters` the type names are lower-cased before the check (`parametersJsonSchema` is
 checked as written).
 
+With several errors, the one reported is the first in canonical (RFC 8785) key order, so reordering keys
+or reformatting the file never changes the finding, just as it never changes the schemaHash.
+
 ## Why it matters
 Providers validate schemas before use and reject the request, or the SDKs silently drop what they cannot
 read; either way the model never sees the contract you wrote. Nothing is ever fetched: an unknown
@@ -38,13 +41,14 @@ from typing import Any
 
 import jsonschema_rs
 
-from tooldiff import schemawalk
+from tooldiff import schemahash, schemawalk
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context
 
 CODE = "invalid-json-schema"
 SEVERITY: Severity = "error"
 KIND = "tool"
+SCHEMA_ONLY = True  # problems depend on the schema, format and targets alone: shared by equal schemas
 
 EXAMPLE = [
     {
@@ -91,6 +95,14 @@ def _pointer(path: Any) -> str:
     return "/input_schema" + "".join("/" + p for p in parts)
 
 
+def _canonical_order(schema: Any) -> Any:
+    """The schema with its keys in canonical order: the validator reports errors in key order."""
+    try:
+        return json.loads(schemahash.canonical_json(schema))
+    except (ValueError, TypeError, RecursionError):
+        return schema  # non-finite numbers: validated as written
+
+
 def _validate(schema: Any) -> tuple[str, str, str] | None:
     """None when valid, else (message, pointer, draft used)."""
     draft = DEFAULT_SCHEMA
@@ -104,7 +116,7 @@ def _validate(schema: Any) -> tuple[str, str, str] | None:
     try:
         if jsonschema_rs.meta.is_valid(schema):
             return None
-        jsonschema_rs.meta.validate(schema)
+        jsonschema_rs.meta.validate(_canonical_order(schema))
     except jsonschema_rs.ValidationError as err:
         first = str(getattr(err, "message", "") or err).splitlines()[0]
         return first, _pointer(getattr(err, "instance_path", None)), draft

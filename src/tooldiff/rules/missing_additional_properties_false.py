@@ -34,6 +34,7 @@ from tooldiff.rules.base import Context
 CODE = "missing-additional-properties-false"
 SEVERITY: Severity = "error"
 KIND = "tool"
+SCHEMA_ONLY = True  # problems depend on the schema, format and targets alone: shared by equal schemas
 
 _PROPS = {"city": {"type": "string"}}
 EXAMPLE = [

@@ -33,6 +33,7 @@ from tooldiff.rules.base import Context
 CODE = "optional-forced-required"
 SEVERITY: Severity = "info"
 KIND = "tool"
+SCHEMA_ONLY = True  # problems depend on the schema, format and targets alone: shared by equal schemas
 
 _BASE = {"type": "object", "additionalProperties": False, "required": ["fact", "note"]}
 EXAMPLE = [

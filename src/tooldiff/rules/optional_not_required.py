@@ -38,6 +38,7 @@ from tooldiff.rules.base import Context
 CODE = "optional-not-required"
 SEVERITY: Severity = "error"
 KIND = "tool"
+SCHEMA_ONLY = True  # problems depend on the schema, format and targets alone: shared by equal schemas
 
 _SCHEMA = {"type": "object", "additionalProperties": False, "properties": {"fact": {"type": "string"}}}
 EXAMPLE = [

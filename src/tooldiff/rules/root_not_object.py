@@ -37,6 +37,7 @@ from tooldiff.rules.base import Context
 CODE = "root-not-object"
 SEVERITY: Severity = "error"
 KIND = "tool"
+SCHEMA_ONLY = True  # problems depend on the schema, format and targets alone: shared by equal schemas
 
 EXAMPLE = [{"name": "search", "description": "Search the catalogue.", "input_schema": {"type": "string"}}]
 FIXED = [

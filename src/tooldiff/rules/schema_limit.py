@@ -36,6 +36,7 @@ from tooldiff.targets import Target
 CODE = "schema-limit"
 SEVERITY: Severity = "error"
 KIND = "tool"
+SCHEMA_ONLY = True  # problems depend on the schema, format and targets alone: shared by equal schemas
 
 
 def _nested(levels: int) -> dict[str, object]:

@@ -40,6 +40,7 @@ from tooldiff.rules.base import Context
 CODE = "unresolved-ref"
 SEVERITY: Severity = "error"
 KIND = "tool"
+SCHEMA_ONLY = True  # problems depend on the schema, format and targets alone: shared by equal schemas
 MAX_CYCLE_REFS = 500  # past this many refs only direct self-reference is checked
 
 EXAMPLE = [

@@ -36,6 +36,7 @@ from tooldiff.rules.base import Context
 CODE = "unsupported-keyword"
 SEVERITY: Severity = "warning"
 KIND = "tool"
+SCHEMA_ONLY = True  # problems depend on the schema, format and targets alone: shared by equal schemas
 
 EXAMPLE = [
     {
