@@ -220,3 +220,27 @@ def test_any_json_value_as_a_schema_never_raises(schema: Any) -> None:
     t = tool(schema)
     for rule in TOOL_RULES:
         check(rule, t)
+
+
+def test_key_order_never_changes_a_schema_rule_finding() -> None:
+    # Two errors: the one reported must not depend on the order the keys were written in (the engine
+    # shares the problems of schemas with equal canonical JSON).
+    first = {"type": "object", "properties": {"b": {"type": "NUMBER"}, "a": {"type": "str"}}}
+    second = {"properties": {"a": {"type": "str"}, "b": {"type": "NUMBER"}}, "type": "object"}
+    for rule in [m for m in TOOL_RULES if getattr(importlib.import_module(f"tooldiff.rules.{m}"),
+                                                  "SCHEMA_ONLY", False)]:
+        one, two = check(rule, tool(first)), check(rule, tool(second))
+        assert sorted(map(repr, one)) == sorted(map(repr, two)), rule
+    got = check("invalid_json_schema", tool(second))
+    assert [p.pointer for p in got] == ["/input_schema/properties/a/type"]
+
+
+def test_schema_only_rules_never_read_the_name_or_text() -> None:
+    schema = {"type": "object", "properties": {"q": {"type": "str", "$ref": "#/nowhere"}}, "if": {}}
+    for rule in TOOL_RULES:
+        module = importlib.import_module(f"tooldiff.rules.{rule}")
+        if not getattr(module, "SCHEMA_ONLY", False):
+            continue
+        plain = check(rule, tool(schema))
+        other = check(rule, tool(schema, name="other_tool", description="Something else entirely."))
+        assert plain == other, rule
