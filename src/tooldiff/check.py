@@ -6,12 +6,13 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from tooldiff import split, workers
 from tooldiff.baseline import apply_status, load_baseline
 from tooldiff.config import Config, ConfigError, load_config
-from tooldiff.discover import discover
+from tooldiff.discover import group_toolsets, read_parse, select
 from tooldiff.engine import analyse, gc_paused
 from tooldiff.model import Report
-from tooldiff.report import build_report
+from tooldiff.report import assemble, build_report
 from tooldiff.sources import FileSource, WorktreeSource
 
 CONFIG_NAMES = (".tooldiff.yml", ".tooldiff.yaml")
@@ -53,15 +54,23 @@ def run_check(
     say = progress or (lambda _: None)
     with gc_paused():  # parsing, analysis and the report allocate a lot and free nothing cyclic
         say("reading tool files")
-        found = discover(source, config, paths)
-        tools = sum(len(ts.tools) for ts in found.toolsets)
-        say(f"analysing {tools:,} tool{'s' * (tools != 1)} in {len(found.toolsets):,} "
-            f"toolset{'s' * (len(found.toolsets) != 1)}")
-        analysis = analyse(found.toolsets, config, found.files, parse_errors=found.errors,
-                           token_methods=token_methods)
+        chosen = select(source, config, paths)
         baseline_bytes = source.read_many([config.baseline]).get(config.baseline)
-        findings = apply_status(analysis.findings, load_baseline(baseline_bytes, config.baseline), config)
-        return build_report(mode, found.toolsets, analysis, findings, config, head_ref=head_ref,
+        baseline = load_baseline(baseline_bytes, config.baseline)
+        groups = split.plan(chosen.paths, chosen.sizes, config, workers.jobs_available())
+        if len(groups) > 1:
+            part = split.run(source, config, chosen, groups, token_methods, say)
+            return assemble(mode, part.toolsets, part.tools, apply_status(part.findings, baseline, config),
+                            part.stats, head_ref=head_ref, token_methods=token_methods)
+        files, parsed, errors = read_parse(source, config, chosen.paths, chosen.explicit)
+        toolsets = group_toolsets(parsed, config)
+        tools = sum(len(ts.tools) for ts in toolsets)
+        say(f"analysing {tools:,} tool{'s' * (tools != 1)} in {len(toolsets):,} "
+            f"toolset{'s' * (len(toolsets) != 1)}")
+        analysis = analyse(toolsets, config, files, parse_errors=chosen.errors + errors,
+                           token_methods=token_methods)
+        findings = apply_status(analysis.findings, baseline, config)
+        return build_report(mode, toolsets, analysis, findings, config, head_ref=head_ref,
                             token_methods=token_methods)
 
 

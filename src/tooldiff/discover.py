@@ -115,17 +115,22 @@ def _escapes(path: str, target: str) -> bool:
     return joined == ".." or joined.startswith("../")
 
 
-def discover(
-    source: FileSource,
-    config: Config,
-    paths: Sequence[str] = (),
-    known: Mapping[str, ParsedFile] | None = None,
-) -> Discovery:
-    """Tool files of `source`; `known` holds parse results of files already parsed from the same source."""
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The files to read, and errors for the ones that may not be (links out, too big, missing)."""
+
+    paths: list[str]
+    errors: list[ParseError]
+    explicit: bool  # named by the command line or the config: syntax errors count even without tool hints
+    sizes: dict[str, int] = field(default_factory=dict)  # bytes of each path to read
+
+
+def select(source: FileSource, config: Config, paths: Sequence[str] = ()) -> Selection:
     candidates, errors = _select(source.list_files(), config, paths)
     explicit = bool(paths or config.paths)
     candidates = [f for f in candidates if not any(glob_match(f, g) for g in config.exclude)]
     to_read: list[str] = []
+    sizes: dict[str, int] = {}
     for path in candidates:
         target = source.symlink_target(path)
         if target is not None:
@@ -139,9 +144,22 @@ def discover(
             errors.append(ParseError(file=path, line=1, message=message))
             continue
         to_read.append(path)
+        sizes[path] = size
+    return Selection(to_read, errors, explicit, sizes)
+
+
+def read_parse(
+    source: FileSource,
+    config: Config,
+    to_read: Sequence[str],
+    explicit: bool,
+    known: Mapping[str, ParsedFile] | None = None,
+) -> tuple[dict[str, bytes], list[ParsedFile], list[ParseError]]:
+    """Bytes and parse results of the files that hold tools (or fail to parse where tools may be)."""
     data = source.read_many(to_read)
     files: dict[str, bytes] = {}
     parsed: list[ParsedFile] = []
+    errors: list[ParseError] = []
     for path in to_read:
         raw = data.get(path)
         if raw is None:
@@ -153,25 +171,47 @@ def discover(
             files[path] = raw
             parsed.append(result)
             errors.extend(result.errors)
-    return Discovery(files=files, parsed=parsed, toolsets=group_toolsets(parsed, config), errors=errors)
+    return files, parsed, errors
 
 
-def group_toolsets(parsed: Sequence[ParsedFile], config: Config) -> list[Toolset]:
-    """Config toolsets first; then a folder of one-tool files is one toolset; else each file is one."""
+def discover(
+    source: FileSource,
+    config: Config,
+    paths: Sequence[str] = (),
+    known: Mapping[str, ParsedFile] | None = None,
+) -> Discovery:
+    """Tool files of `source`; `known` holds parse results of files already parsed from the same source."""
+    chosen = select(source, config, paths)
+    files, parsed, errors = read_parse(source, config, chosen.paths, chosen.explicit, known)
+    return Discovery(files=files, parsed=parsed, toolsets=group_toolsets(parsed, config),
+                     errors=chosen.errors + errors)
+
+
+def spec_of(path: str, config: Config) -> str | None:
+    """The config toolset a file belongs to (the first whose globs match), if any."""
+    return next((s.name for s in config.toolsets if any(glob_match(path, g) for g in s.files)), None)
+
+
+def group_toolsets(
+    parsed: Sequence[ParsedFile], config: Config, per_file: frozenset[str] = frozenset()
+) -> list[Toolset]:
+    """Config toolsets first; then a folder of one-tool files is one toolset; else each file is one.
+
+    `per_file`: folders known (from files read elsewhere) not to be one-tool folders."""
     with_tools = [p for p in parsed if p.tools]
     groups: dict[str, list[ParsedFile]] = defaultdict(list)
     rest: list[ParsedFile] = []
     for pf in with_tools:
-        spec = next((s for s in config.toolsets if any(glob_match(pf.path, g) for g in s.files)), None)
+        spec = spec_of(pf.path, config) if config.toolsets else None
         if spec is not None:
-            groups[spec.name].append(pf)
+            groups[spec].append(pf)
         else:
             rest.append(pf)
     by_folder: dict[str, list[ParsedFile]] = defaultdict(list)
     for pf in rest:
         by_folder[posixpath.dirname(pf.path)].append(pf)
     for folder, members in by_folder.items():
-        if len(members) >= 2 and all(len(m.tools) == 1 for m in members):
+        if folder not in per_file and len(members) >= 2 and all(len(m.tools) == 1 for m in members):
             groups[folder or "."].extend(members)
         else:
             for m in members:

@@ -237,13 +237,15 @@ def analyse(
     scope: ScopeLike | None = None,
     parse_errors: Sequence[ParseError] = (),
     token_methods: Sequence[str] | None = None,
+    jobs: int | None = None,
 ) -> Analysis:
     """Every finding of `toolsets` (restricted to `scope` when given), plus hashes, tokens and targets.
 
     `token_methods` limits the counting methods (default: all available); the estimate is always counted.
+    `jobs` caps the processes (default: `workers.jobs_available()`).
     """
     with gc_paused():
-        groups = split_work(toolsets, scope, workers.jobs_available())
+        groups = split_work(toolsets, scope, workers.jobs_available() if jobs is None else jobs)
         if len(groups) < 2:
             return _analyse(toolsets, config, files, scope, parse_errors, token_methods)
         parts = workers.fork_map(lambda g: _analyse(g, config, files, scope, (), token_methods), groups)

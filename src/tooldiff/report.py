@@ -51,13 +51,29 @@ def build_report(
     head_ref: str | None = None,
     token_methods: Sequence[str] | None = None,
 ) -> Report:
+    return assemble(mode, toolset_reports(toolsets, analysis, config), tool_reports(toolsets, analysis),
+                    findings, analysis.stats, notes=notes, head_ref=head_ref, token_methods=token_methods)
+
+
+def assemble(
+    mode: str,
+    toolsets: Sequence[ToolsetReport],
+    tools: Sequence[ToolReport],
+    findings: Sequence[Finding],
+    stats: Mapping[str, int],
+    *,
+    notes: Sequence[str] = (),
+    head_ref: str | None = None,
+    token_methods: Sequence[str] | None = None,
+) -> Report:
+    """The report of one tree from its parts (also the parts that workers computed)."""
     assert mode in ("check", "audit")
     return Report(
         mode="audit" if mode == "audit" else "check",
-        toolsets=tuple(toolset_reports(toolsets, analysis, config)),
-        tools=tuple(tool_reports(toolsets, analysis)),
+        toolsets=tuple(toolsets),
+        tools=tuple(tools),
         findings=tuple(findings),
-        stats=dict(analysis.stats),
+        stats=dict(stats),
         token_methods=tokens.methods_counted(token_methods),
         notes=tuple(notes),
         head_ref=head_ref,

@@ -23,8 +23,13 @@ R = TypeVar("R")
 MAX_JOBS = 4  # more workers add memory (each copies the pages it touches) faster than they save time
 
 
+_IN_WORKER = False  # a worker never forks again: the CPUs are taken
+
+
 def jobs_available() -> int:
     """Workers to use: `TOOLDIFF_JOBS` if set (1 turns forking off), else the CPUs this process may use."""
+    if _IN_WORKER:
+        return 1
     raw = os.environ.get("TOOLDIFF_JOBS", "").strip()
     if raw:
         try:
@@ -70,6 +75,8 @@ def _spawn(fn: Callable[[T], R], item: T) -> tuple[int, int] | None:
         os.close(write_fd)
         return None
     if pid == 0:  # the child: compute, send, and leave without running the parent's exit handlers
+        global _IN_WORKER
+        _IN_WORKER = True
         code = 1
         try:
             os.close(read_fd)

@@ -1,0 +1,158 @@
+"""One check split across worker processes, each reading, parsing and analysing its own share of files.
+
+Workers fork before anything is parsed, so they share almost no memory with the main process and copy
+nothing on write; only their report parts travel back (see `workers`). A toolset never spans two workers:
+files are shared out by folder (and config toolsets stay whole). A folder too big for one worker is split,
+and then its one-tool files are left to the main process, because only all of the folder's files together
+say whether it is one toolset (a folder of one-tool files) or a toolset per file.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from tooldiff import workers
+from tooldiff.config import Config
+from tooldiff.discover import Selection, group_toolsets, read_parse, spec_of
+from tooldiff.engine import _finding_order, analyse
+from tooldiff.model import Finding, ParseError, ToolReport, ToolsetReport
+from tooldiff.report import tool_reports, toolset_reports
+from tooldiff.sources import FileSource
+
+# Below this many bytes of tool files, forking costs more than a second core saves (20k tools: 23 MB).
+PARALLEL_MIN_BYTES = 2_000_000
+
+
+@dataclass(slots=True)
+class Part:
+    """What one worker found, ready to be merged."""
+
+    toolsets: list[ToolsetReport] = field(default_factory=list)
+    tools: list[ToolReport] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)
+    deferred: list[str] = field(default_factory=list)  # one-tool files of split folders: the main process's
+    not_one_tool: set[str] = field(default_factory=set)  # split folders where a file holds more than one tool
+
+
+def plan(paths: Sequence[str], sizes: Mapping[str, int], config: Config, jobs: int) -> list[list[str]]:
+    """Each worker's files: folders (and config toolsets) whole where they fit, about equal bytes each."""
+    total = sum(sizes.get(p, 0) for p in paths)
+    if jobs < 2 or total < PARALLEL_MIN_BYTES:
+        return [list(paths)]
+    units: dict[str, list[str]] = defaultdict(list)
+    for p in paths:
+        spec = spec_of(p, config) if config.toolsets else None
+        units[f"toolset:{spec}" if spec is not None else f"folder:{posixpath.dirname(p)}"].append(p)
+    share = total / jobs
+    pieces: list[list[str]] = []
+    for key, files in units.items():
+        if key.startswith("toolset:") or sum(sizes.get(f, 0) for f in files) <= share:
+            pieces.append(files)
+            continue
+        chunk: list[str] = []
+        size = 0
+        for f in files:  # a big folder in runs of about a share each
+            chunk.append(f)
+            size += sizes.get(f, 0)
+            if size >= share / 2:
+                pieces.append(chunk)
+                chunk, size = [], 0
+        if chunk:
+            pieces.append(chunk)
+    groups: list[list[str]] = [[] for _ in range(jobs)]
+    loads = [0] * jobs
+    for piece in sorted(pieces, key=lambda fs: -sum(sizes.get(f, 0) for f in fs)):
+        k = loads.index(min(loads))
+        groups[k].extend(piece)
+        loads[k] += sum(sizes.get(f, 0) for f in piece)
+    return [sorted(g) for g in groups if g]
+
+
+def split_folders(groups: Sequence[Sequence[str]], config: Config) -> frozenset[str]:
+    """Folders whose files went to more than one worker (config toolsets never do)."""
+    owner: dict[str, int] = {}
+    split: set[str] = set()
+    for k, group in enumerate(groups):
+        for p in group:
+            if config.toolsets and spec_of(p, config) is not None:
+                continue
+            folder = posixpath.dirname(p)
+            if owner.setdefault(folder, k) != k:
+                split.add(folder)
+    return frozenset(split)
+
+
+def run_part(
+    source: FileSource,
+    config: Config,
+    paths: Sequence[str],
+    explicit: bool,
+    split: frozenset[str],
+    token_methods: Sequence[str] | None,
+    per_file: frozenset[str] = frozenset(),
+) -> Part:
+    """Read, parse and analyse `paths`; one-tool files of `split` folders are deferred, not analysed."""
+    files, parsed, errors = read_parse(source, config, paths, explicit)
+    part = Part()
+    keep = []
+    for pf in parsed:
+        folder = posixpath.dirname(pf.path)
+        in_split = folder in split and not (config.toolsets and spec_of(pf.path, config) is not None)
+        if in_split and len(pf.tools) == 1:
+            part.deferred.append(pf.path)
+            continue
+        if in_split and len(pf.tools) > 1:
+            part.not_one_tool.add(folder)
+        keep.append(pf)
+    deferred = set(part.deferred)
+    toolsets = group_toolsets(keep, config, per_file=per_file)
+    analysis = analyse(toolsets, config, files, parse_errors=[e for e in errors if e.file not in deferred],
+                       token_methods=token_methods, jobs=1)
+    part.toolsets = toolset_reports(toolsets, analysis, config)
+    part.tools = tool_reports(toolsets, analysis)
+    part.findings = analysis.findings
+    part.stats = analysis.stats
+    return part
+
+
+def run(
+    source: FileSource,
+    config: Config,
+    chosen: Selection,
+    groups: list[list[str]],
+    token_methods: Sequence[str] | None,
+    say: Callable[[str], None],
+) -> Part:
+    """The whole check from `len(groups)` processes, merged as one process would have made it."""
+    split = split_folders(groups, config)
+    say(f"reading and analysing {len(chosen.paths):,} files in {len(groups)} processes")
+    parts = workers.fork_map(
+        lambda paths: run_part(source, config, paths, chosen.explicit, split, token_methods), groups
+    )
+    deferred = sorted(p for part in parts for p in part.deferred)
+    if deferred:
+        per_file = frozenset().union(*(part.not_one_tool for part in parts))
+        parts.append(
+            run_part(source, config, deferred, chosen.explicit, frozenset(), token_methods, per_file)
+        )
+    return merge(parts, chosen.errors, config)
+
+
+def merge(parts: Sequence[Part], errors: Sequence[ParseError], config: Config) -> Part:
+    from tooldiff.engine import parse_error_findings
+
+    out = Part(findings=parse_error_findings(errors, config))
+    for part in parts:
+        out.toolsets.extend(part.toolsets)
+        out.tools.extend(part.tools)
+        out.findings.extend(part.findings)
+        for k, v in part.stats.items():
+            out.stats[k] = out.stats.get(k, 0) + v
+    out.toolsets.sort(key=lambda ts: ts.id)
+    out.tools.sort(key=lambda t: t.toolset)  # stable: each toolset's tools keep their order
+    out.findings.sort(key=_finding_order)
+    return out
