@@ -14,10 +14,11 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tooldiff import workers
+from tooldiff import rules, workers
 from tooldiff.config import Config
 from tooldiff.discover import Selection, group_toolsets, read_parse, spec_of
 from tooldiff.engine import _finding_order, analyse
+from tooldiff.lexicon import lexicon
 from tooldiff.model import Finding, ParseError, ToolReport, ToolsetReport
 from tooldiff.report import tool_reports, toolset_reports
 from tooldiff.sources import FileSource
@@ -129,6 +130,8 @@ def run(
 ) -> Part:
     """The whole check from `len(groups)` processes, merged as one process would have made it."""
     split = split_folders(groups, config)
+    rules.registry()  # imported and loaded once, here, rather than in every worker
+    lexicon()
     say(f"reading and analysing {len(chosen.paths):,} files in {len(groups)} processes")
     parts = workers.fork_map(
         lambda paths: run_part(source, config, paths, chosen.explicit, split, token_methods), groups

@@ -98,7 +98,7 @@ def _pointer(path: Any) -> str:
 def _canonical_order(schema: Any) -> Any:
     """The schema with its keys in canonical order: the validator reports errors in key order."""
     try:
-        return json.loads(schemahash.canonical_json(schema))
+        return json.loads(schemahash.schema_json(schema))  # made already for the schemaHash
     except (ValueError, TypeError, RecursionError):
         return schema  # non-finite numbers: validated as written
 
