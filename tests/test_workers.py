@@ -74,13 +74,39 @@ def test_jobs_from_the_environment(monkeypatch: pytest.MonkeyPatch, raw: str, wa
 def test_split_work_balances_and_keeps_every_toolset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _write_toolsets(tmp_path, sizes=[50, 40, 30, 20, 10, 5])
     found = _discover(tmp_path)
-    assert engine.split_work(found, None, 1) == [list(found)]  # one job: one group
-    assert engine.split_work(found, None, 2) == [list(found)]  # too little work to fork for
+    work = [engine.Work(ts, 0, len(ts.tools), True) for ts in found]
+    assert engine.split_work(work, None, 1) == [work]  # one job: one group
+    assert engine.split_work(work, None, 2) == [work]  # too little work to fork for
     monkeypatch.setattr(engine, "PARALLEL_MIN_TOOLS", 1)
-    groups = engine.split_work(found, None, 2)
-    assert sorted(ts.id for g in groups for ts in g) == sorted(ts.id for ts in found)
-    loads = [sum(len(ts.tools) for ts in g) for g in groups]
+    groups = engine.split_work(work, None, 2)
+    assert sorted(w.toolset.id for g in groups for w in g) == sorted(ts.id for ts in found)
+    loads = [sum(w.hi - w.lo for w in g) for g in groups]
     assert len(groups) == 2 and abs(loads[0] - loads[1]) <= 10
+
+
+def test_one_big_toolset_is_dealt_out_in_slices(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write_toolsets(tmp_path, sizes=[45])
+    (ts,) = _discover(tmp_path)
+    monkeypatch.setattr(engine, "PARALLEL_MIN_TOOLS", 1)
+    monkeypatch.setattr(engine, "SLICE_TOOLS", 10)
+    groups = engine.split_work([engine.Work(ts, 0, 45, True)], None, 2)
+    pieces = [w for g in groups for w in g]
+    assert [w for w in pieces if w.whole] == [engine.Work(ts, 0, 0, True)]  # toolset and pair rules once
+    covered = sorted(i for w in pieces for i in range(w.lo, w.hi))
+    assert covered == list(range(45))  # every tool's rules exactly once
+
+
+@linux_only
+def test_a_big_toolset_split_across_workers_gives_the_serial_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write_toolsets(tmp_path, sizes=[60])
+    monkeypatch.setenv("TOOLDIFF_JOBS", "1")
+    serial = render("json", run_check(WorktreeSource(tmp_path), Config.default()))
+    monkeypatch.setattr(engine, "PARALLEL_MIN_TOOLS", 1)
+    monkeypatch.setattr(engine, "SLICE_TOOLS", 7)
+    monkeypatch.setenv("TOOLDIFF_JOBS", "3")
+    assert render("json", run_check(WorktreeSource(tmp_path), Config.default())) == serial
 
 
 @linux_only

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from tooldiff import pairs, rules, tokens, workers
 from tooldiff.config import Config
@@ -245,33 +245,58 @@ def analyse(
     `jobs` caps the processes (default: `workers.jobs_available()`).
     """
     with gc_paused():
-        groups = split_work(toolsets, scope, workers.jobs_available() if jobs is None else jobs)
+        whole = [Work(ts, 0, len(ts.tools), True) for ts in toolsets]
+        groups = split_work(whole, scope, workers.jobs_available() if jobs is None else jobs)
         if len(groups) < 2:
-            return _analyse(toolsets, config, files, scope, parse_errors, token_methods)
+            return _analyse(whole, config, files, scope, parse_errors, token_methods)
         parts = workers.fork_map(lambda g: _analyse(g, config, files, scope, (), token_methods), groups)
         return _merge(parts, parse_error_findings(parse_errors, config))
 
 
+class Work(NamedTuple):
+    """A share of one toolset's analysis: the tool rules of tools[lo:hi]; with `whole`, also the toolset
+    and pair rules (which need every tool) and the toolset's place in the stats."""
+
+    toolset: Toolset
+    lo: int
+    hi: int
+    whole: bool
+
+
 # Below this many tools to analyse, a fork and the pickled results cost more than a second core saves.
 PARALLEL_MIN_TOOLS = 2000
+# A toolset bigger than this has its tool rules dealt out in slices of this size (one 10k-tool toolset).
+SLICE_TOOLS = 1000
 
 
-def split_work(toolsets: Sequence[Toolset], scope: ScopeLike | None, jobs: int) -> list[list[Toolset]]:
-    """Toolsets in up to `jobs` groups of about equal work (largest first, each to the lightest group)."""
-    def cost(ts: Toolset) -> int:
+def split_work(work: Sequence[Work], scope: ScopeLike | None, jobs: int) -> list[list[Work]]:
+    """`work` in up to `jobs` groups of about equal cost (largest first, each to the lightest group).
+
+    A tool costs about as much in the tool rules as in the pair rules, so a toolset's toolset-and-pair
+    share is priced at its size, and its tool rules at the tools in scope."""
+    def in_scope(w: Work) -> int:
         if scope is None:
-            return len(ts.tools)
-        return sum(1 for t in ts.tools if scope.in_scope_tool(ts.id, t.name))
+            return w.hi - w.lo
+        return sum(1 for t in w.toolset.tools[w.lo : w.hi] if scope.in_scope_tool(w.toolset.id, t.name))
 
-    costs = [(cost(ts), i) for i, ts in enumerate(toolsets)]
-    total = sum(c for c, _ in costs)
-    if jobs < 2 or total < PARALLEL_MIN_TOOLS:
-        return [list(toolsets)]
-    groups: list[list[Toolset]] = [[] for _ in range(jobs)]
+    pieces: list[tuple[int, Work]] = []
+    for w in work:
+        n = in_scope(w)
+        if not w.whole or n <= SLICE_TOOLS:
+            pieces.append((2 * n if w.whole else n, w))
+            continue
+        pieces.append((n, Work(w.toolset, w.lo, w.lo, True)))  # toolset and pair rules alone
+        for lo in range(w.lo, w.hi, SLICE_TOOLS):
+            part = Work(w.toolset, lo, min(lo + SLICE_TOOLS, w.hi), False)
+            pieces.append((in_scope(part), part))
+    total = sum(c for c, _ in pieces)
+    if jobs < 2 or total < 2 * PARALLEL_MIN_TOOLS:
+        return [list(work)]
+    groups: list[list[Work]] = [[] for _ in range(jobs)]
     loads = [0] * jobs
-    for c, i in sorted(costs, key=lambda x: (-x[0], x[1])):
+    for c, w in sorted(pieces, key=lambda x: -x[0]):  # stable: equal costs keep their order
         k = loads.index(min(loads))
-        groups[k].append(toolsets[i])
+        groups[k].append(w)
         loads[k] += c
     return [g for g in groups if g]
 
@@ -290,7 +315,7 @@ def _merge(parts: Sequence[Analysis], errors: list[Finding]) -> Analysis:
 
 
 def _analyse(
-    toolsets: Sequence[Toolset],
+    work: Sequence[Work],
     config: Config,
     files: Mapping[str, bytes],
     scope: ScopeLike | None,
@@ -304,11 +329,11 @@ def _analyse(
     pair_codes = [c for c in rules.PAIR_PRECEDENCE if c in eng.enabled]
     pending: list[Pending] = []
     by_schema: dict[tuple[str, tuple[str, ...], str, str, str], tuple[Problem, ...]] = {}
-    tools_seen = pairs_seen = 0
-    for ts in toolsets:
+    tools_seen = pairs_seen = toolsets_seen = tools_in_sets = 0
+    for ts, lo, hi, whole in work:
         # Each tool rule with its context, per target set: tools of one toolset share a handful of these.
         plans: dict[tuple[str, ...], list[tuple[str, ModuleType, Context, Any, bool]]] = {}
-        for tool in ts.tools:
+        for tool in ts.tools[lo:hi]:
             key = (ts.id, tool.name)
             out.hashes[key] = h = schema_hash(tool)
             out.tokens[key] = tokens.count_tool(
@@ -339,6 +364,10 @@ def _analyse(
                     problems = check(tool, ctx)
                 for problem in problems:
                     pending.append((code, module, problem, ts, tool))
+        if not whole:
+            continue
+        toolsets_seen += 1
+        tools_in_sets += len(ts.tools)
         if scope is None or scope.in_scope_toolset(ts.id):
             for code, module in set_rules:
                 ctx = eng.context(code, (), ts.id)
@@ -350,8 +379,8 @@ def _analyse(
             pairs_seen += _pair_findings(eng, ts, pair_codes, scope, pending)
     out.findings.extend(eng.stamp_all(pending))
     out.stats = {
-        "toolsets": len(toolsets),
-        "tools": sum(len(ts.tools) for ts in toolsets),
+        "toolsets": toolsets_seen,
+        "tools": tools_in_sets,
         "tools_analysed": tools_seen,
         "pairs_analysed": pairs_seen,
     }
