@@ -88,14 +88,13 @@ def test_plan_keeps_config_toolsets_whole_and_splits_big_folders() -> None:
     config = load_config(".tooldiff.yml", "toolsets:\n  - name: records\n    files: ['cfg/**']\n")
     paths = [f"big/f{i}.json" for i in range(10)] + ["cfg/a/x.json", "cfg/b/y.json", "small/s.json"]
     sizes = {p: 1_000_000 for p in paths}
-    groups = split.plan(paths, sizes, config, 2)
-    assert len(groups) == 2
-    assert sorted(p for g in groups for p in g) == sorted(paths)
-    owner = {p: k for k, g in enumerate(groups) for p in g}
+    pieces = split.plan(paths, sizes, config, 2)
+    assert len(pieces) >= 4  # several pieces per worker, taken in turn
+    assert sorted(p for g in pieces for p in g) == sorted(paths)  # each file once
+    owner = {p: k for k, g in enumerate(pieces) for p in g}
     assert owner["cfg/a/x.json"] == owner["cfg/b/y.json"]
-    assert split.split_folders(groups, config) == frozenset({"big"})
-    loads = [len(g) for g in groups]
-    assert abs(loads[0] - loads[1]) <= 2
+    assert split.split_folders(pieces, config) == frozenset({"big"})
+    assert max(len(g) for g in pieces) <= 3
 
 
 def test_small_checks_stay_in_one_process() -> None:

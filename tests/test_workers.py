@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,20 @@ def test_exceptions_of_this_process_still_propagate() -> None:
 
     with pytest.raises(ValueError, match="here"):
         workers.fork_map(boom, [0, 1])
+
+
+def _slow_square(x: int) -> tuple[int, bool]:
+    time.sleep(0.005)  # long enough that every process gets some of the queue
+    return _square(x)
+
+
+@linux_only
+def test_pool_map_keeps_order_shares_the_queue_and_redoes_a_dead_worker() -> None:
+    got = workers.pool_map(_slow_square, list(range(40)), 3)
+    assert [v for v, _ in got] == [x * x for x in range(40)]
+    assert any(child for _, child in got) and not all(child for _, child in got)
+    assert workers.pool_map(_dies_in_child, list(range(10)), 2) == [-x for x in range(10)]
+    assert workers.pool_map(_square, [3], 4) == [(9, False)]
 
 
 @pytest.mark.parametrize(("raw", "want"), [("1", 1), ("3", 3), ("0", 1), ("x", 1)])

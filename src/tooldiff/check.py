@@ -57,9 +57,10 @@ def run_check(
         chosen = select(source, config, paths)
         baseline_bytes = source.read_many([config.baseline]).get(config.baseline)
         baseline = load_baseline(baseline_bytes, config.baseline)
-        groups = split.plan(chosen.paths, chosen.sizes, config, workers.jobs_available())
+        jobs = workers.jobs_available()
+        groups = split.plan(chosen.paths, chosen.sizes, config, jobs)
         if len(groups) > 1:
-            part = split.run(source, config, chosen, groups, token_methods, say)
+            part = split.run(source, config, chosen, groups, token_methods, say, jobs)
             return assemble(mode, part.toolsets, part.tools, apply_status(part.findings, baseline, config),
                             part.stats, head_ref=head_ref, token_methods=token_methods)
         files, parsed, errors = read_parse(source, config, chosen.paths, chosen.explicit)

@@ -39,8 +39,13 @@ class Part:
     not_one_tool: set[str] = field(default_factory=set)  # split folders where a file holds more than one tool
 
 
+# Pieces per worker: enough that workers taking the next piece as they go end close together.
+PIECES_PER_JOB = 6
+
+
 def plan(paths: Sequence[str], sizes: Mapping[str, int], config: Config, jobs: int) -> list[list[str]]:
-    """Each worker's files: folders (and config toolsets) whole where they fit, about equal bytes each."""
+    """The files in pieces for the workers to take in turn, largest first: folders (and config toolsets)
+    whole where they fit in a piece, bigger folders in runs of files. One piece: no workers."""
     total = sum(sizes.get(p, 0) for p in paths)
     if jobs < 2 or total < PARALLEL_MIN_BYTES:
         return [list(paths)]
@@ -48,33 +53,35 @@ def plan(paths: Sequence[str], sizes: Mapping[str, int], config: Config, jobs: i
     for p in paths:
         spec = spec_of(p, config) if config.toolsets else None
         units[f"toolset:{spec}" if spec is not None else f"folder:{posixpath.dirname(p)}"].append(p)
-    share = total / jobs
+    piece = total / (jobs * PIECES_PER_JOB)
     pieces: list[list[str]] = []
     for key, files in units.items():
-        if key.startswith("toolset:") or sum(sizes.get(f, 0) for f in files) <= share:
+        if key.startswith("toolset:") or sum(sizes.get(f, 0) for f in files) <= piece:
             pieces.append(files)
             continue
-        chunk: list[str] = []
+        run: list[str] = []
         size = 0
-        for f in files:  # a big folder in runs of about a share each
-            chunk.append(f)
+        for f in files:
+            run.append(f)
             size += sizes.get(f, 0)
-            if size >= share / 2:
-                pieces.append(chunk)
-                chunk, size = [], 0
-        if chunk:
-            pieces.append(chunk)
-    groups: list[list[str]] = [[] for _ in range(jobs)]
-    loads = [0] * jobs
-    for piece in sorted(pieces, key=lambda fs: -sum(sizes.get(f, 0) for f in fs)):
-        k = loads.index(min(loads))
-        groups[k].extend(piece)
-        loads[k] += sum(sizes.get(f, 0) for f in piece)
-    return [sorted(g) for g in groups if g]
+            if size >= piece:
+                pieces.append(run)
+                run, size = [], 0
+        if run:
+            pieces.append(run)
+    # Small folders together, so a tree of many tiny folders is not a thousand pieces.
+    pieces.sort(key=lambda fs: -sum(sizes.get(f, 0) for f in fs))
+    merged: list[list[str]] = []
+    for fs in pieces:
+        if merged and sum(sizes.get(f, 0) for f in merged[-1]) + sum(sizes.get(f, 0) for f in fs) <= piece:
+            merged[-1] = merged[-1] + fs
+        else:
+            merged.append(list(fs))
+    return [sorted(fs) for fs in merged]
 
 
 def split_folders(groups: Sequence[Sequence[str]], config: Config) -> frozenset[str]:
-    """Folders whose files went to more than one worker (config toolsets never do)."""
+    """Folders whose files went to more than one piece (config toolsets never do)."""
     owner: dict[str, int] = {}
     split: set[str] = set()
     for k, group in enumerate(groups):
@@ -127,14 +134,16 @@ def run(
     groups: list[list[str]],
     token_methods: Sequence[str] | None,
     say: Callable[[str], None],
+    jobs: int,
 ) -> Part:
-    """The whole check from `len(groups)` processes, merged as one process would have made it."""
+    """The whole check from `jobs` processes taking the pieces `groups` in turn, merged as one process
+    would have made it."""
     split = split_folders(groups, config)
     rules.registry()  # imported and loaded once, here, rather than in every worker
     lexicon()
-    say(f"reading and analysing {len(chosen.paths):,} files in {len(groups)} processes")
-    parts = workers.fork_map(
-        lambda paths: run_part(source, config, paths, chosen.explicit, split, token_methods), groups
+    say(f"reading and analysing {len(chosen.paths):,} files in {jobs} processes")
+    parts = workers.pool_map(
+        lambda paths: run_part(source, config, paths, chosen.explicit, split, token_methods), groups, jobs
     )
     deferred = sorted(p for part in parts for p in part.deferred)
     if deferred:
