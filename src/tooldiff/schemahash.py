@@ -41,9 +41,30 @@ _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=
 _json_string = json.encoder.encode_basestring
 
 
+def _no_default(value: Any) -> Any:
+    raise TypeError(type(value).__name__)
+
+
+# `_ENCODER.encode` builds its C encoder anew on every call; this is that C encoder, built once.
+_MARKERS: dict[int, Any] = {}  # its circular-reference check
+_C_ENCODE = json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+    _MARKERS, _no_default, _json_string, None, ":", ",", True, False, True
+) if json.encoder.c_make_encoder is not None else None  # type: ignore[attr-defined]
+
+
+def _encode(value: Any) -> str:
+    if _C_ENCODE is None:
+        return _ENCODER.encode(value)
+    try:
+        return "".join(_C_ENCODE(value, 0))
+    except BaseException:
+        _MARKERS.clear()  # an interrupted walk leaves its ids behind
+        raise
+
+
 def _fast(value: Any) -> str | None:
     try:
-        out = _ENCODER.encode(value)
+        out = _encode(value)
     except (TypeError, ValueError, RecursionError):
         return None
     maybe = out[:1] not in ("{", "[", '"') or any(search(out) for search in _MAYBE_SLOW)
