@@ -101,3 +101,13 @@ def test_small_checks_stay_in_one_process() -> None:
     paths = ["a.json", "b/c.json"]
     assert split.plan(paths, {p: 10_000 for p in paths}, Config.default(), 4) == [paths]
     assert split.plan(paths, {p: 10**8 for p in paths}, Config.default(), 1) == [paths]
+
+
+def test_pack_unpack_gives_equal_parts(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    source = WorktreeSource(tmp_path)
+    config = find_config(source)
+    paths = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.json"))
+    part = split.run_part(source, config, paths, False, frozenset({"mixed"}), ("estimate",))
+    back = split.unpack(split.pack(part))
+    assert back == part and back.findings and back.tools and back.deferred

@@ -16,7 +16,7 @@ import struct
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -63,10 +63,19 @@ def fork_map(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
     return results
 
 
-def pool_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
+def pool_map(
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    jobs: int,
+    pack: Callable[[R], Any] | None = None,
+    unpack: Callable[[Any], R] | None = None,
+) -> list[R]:
     """`[fn(x) for x in items]` on `jobs` processes, this one included, each taking the next item from a
     shared queue when it is done with the last: items of uneven cost still end together. Results in order.
-    The items a failed worker had taken are redone here."""
+    The items a failed worker had taken are redone here.
+
+    A worker applies `pack` to each result as soon as it has it, and this process `unpack` to what comes
+    back: a cheaper form to send than the objects, made while this process is still busy, not after."""
     jobs = min(jobs, len(items))
     if jobs < 2 or sys.platform != "linux" or len(items) > QUEUE_MAX:
         return fork_map(fn, items) if jobs >= 2 else [fn(x) for x in items]
@@ -76,21 +85,24 @@ def pool_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
     os.write(queue_write, struct.pack(f"<{len(items)}I", *range(len(items))))
     os.close(queue_write)
 
-    def take() -> dict[int, R]:
-        done: dict[int, R] = {}
+    def take(encode: Callable[[R], Any]) -> dict[int, Any]:
+        done: dict[int, Any] = {}
         while len(raw := os.read(queue_read, 4)) == 4:
             index = struct.unpack("<I", raw)[0]
-            done[index] = fn(items[index])
+            done[index] = encode(fn(items[index]))
         return done
 
-    children: list[tuple[int, int] | None] = [_spawn(lambda _: take(), None) for _ in range(jobs - 1)]
+    children: list[tuple[int, int] | None] = [
+        _spawn(lambda _: take(pack or _same), None) for _ in range(jobs - 1)
+    ]
     try:
-        results = take()
+        results: dict[int, R] = take(_same)
         for k, child in enumerate(children):
             children[k] = None
-            got: tuple[dict[int, R]] | None = _collect(child) if child is not None else None
+            got: tuple[dict[int, Any]] | None = _collect(child) if child is not None else None
             if got is not None:
-                results.update(got[0])
+                decode = unpack or _same
+                results.update((index, decode(value)) for index, value in got[0].items())
         for index in range(len(items)):
             if index not in results:
                 results[index] = fn(items[index])
@@ -100,6 +112,10 @@ def pool_map(fn: Callable[[T], R], items: Sequence[T], jobs: int) -> list[R]:
             if child is not None:
                 _reap(child)
     return [results[i] for i in range(len(items))]
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 QUEUE_MAX = 8192  # indices the queue pipe holds before a write would block (its buffer is 64 KiB)
