@@ -293,7 +293,8 @@ def analysable(text: str) -> tuple[bool, str]:
     """
     text = text[:2000]
     if text.isascii() and (
-        _FOREIGN_NEAR.search(text) is None or _FOREIGN.isdisjoint(map(str.lower, _WORD.findall(text)))
+        _FOREIGN_BYTES.isdisjoint(text.encode("ascii").translate(_LETTER_RUNS).split())
+        or _FOREIGN.isdisjoint(_WORD.findall(text.lower()))
     ):
         return True, ""
     letters = "".join(filter(str.isalpha, text))
@@ -310,13 +311,10 @@ def analysable(text: str) -> tuple[bool, str]:
 
 
 _NON_LATIN = re.compile("[^\x00-\u024f]")
-# Where a foreign function word could be a `_WORD` token (not inside a longer word): one C scan that
-# clears most descriptions without splitting them into words. A superset of the token test, never less.
-_FOREIGN_NEAR = re.compile(
-    r"(?<![A-Za-z])(?:" + "|".join(sorted((w for w in _FOREIGN if w.isascii()), key=len, reverse=True))
-    + r")(?![A-Za-z0-9])",
-    re.I,
-)
+# A foreign function word that is a `_WORD` token is also a maximal run of letters, so one C pass that
+# lower-cases letters and blanks everything else clears most descriptions before any word is split out.
+_LETTER_RUNS = bytes((c | 0x20) if chr(c).isascii() and chr(c).isalpha() else 0x20 for c in range(256))
+_FOREIGN_BYTES = frozenset(w.encode("ascii") for w in _FOREIGN if w.isascii())
 
 MAX_ANALYSED_CHARS = 6000  # a 54k-character description says what it does long before its end
 
