@@ -152,17 +152,24 @@ def child(kind: str, path: Path) -> None:
     print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": peak_mb, "worker_mb": worker_mb, **extra}))
 
 
-def measure(kind: str, path: Path, jobs: int | None = None) -> dict[str, float]:
-    env = dict(os.environ)
-    if jobs is not None:
-        env["TOOLDIFF_JOBS"] = str(jobs)
-    runs = []
+Spec = tuple[str, Path, int | None]  # kind, path, TOOLDIFF_JOBS (None: the default)
+
+
+def measure_together(specs: dict[str, Spec]) -> dict[str, dict[str, float]]:
+    """Medians of RUNS runs of each spec, run in turns (a, b, c, a, b, c, ...): a figure and the figure it
+    is divided by see the same machine, even when a shared host speeds up or slows down meanwhile."""
+    runs: dict[str, list[dict[str, float]]] = {label: [] for label in specs}
     for _ in range(RUNS):
-        out = subprocess.run([sys.executable, __file__, "--child", kind, str(path)],
-                             check=True, capture_output=True, text=True, env=env)
-        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
-    med = {k: statistics.median(float(r[k]) for r in runs) for k in runs[0]}
-    return med
+        for label, (kind, path, jobs) in specs.items():
+            env = dict(os.environ)
+            if jobs is not None:
+                env["TOOLDIFF_JOBS"] = str(jobs)
+            out = subprocess.run([sys.executable, __file__, "--child", kind, str(path)],
+                                 check=True, capture_output=True, text=True, env=env)
+            runs[label].append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return {
+        label: {k: statistics.median(float(r[k]) for r in rs) for k in rs[0]} for label, rs in runs.items()
+    }
 
 
 def main() -> int:
@@ -182,36 +189,36 @@ def main() -> int:
         shapes = write_shapes(tmp)
         rows = []
         for shape, path in shapes.items():
-            parse = measure("parse", path)
-            check = measure("check", path)
+            got = measure_together({"parse": ("parse", path, None), "check": ("check", path, None),
+                                    "one": ("check", path, 1)})
+            parse, check, one = got["parse"], got["check"], got["one"]
             rows.append((shape, parse, check))
             print(f"check  {shape:16s} {check['seconds']:7.2f} s (cpu {check['cpu']:5.2f} s)  "
                   f"peak {check['peak_mb']:4.0f} MB (largest worker {check['worker_mb']:4.0f} MB)  "
                   f"pairs {int(check['pairs']):>8d}  bare json parse {parse['seconds']:.3f} s  "
                   f"ratio {check['seconds'] / parse['seconds']:6.1f}x  (target: "
                   f"{'25x, <300 MB' if shape == 'toolsets-of-50' else '50x'})")
-            one = measure("check", path, jobs=1)
             print(f"       {'':16s} in one process (TOOLDIFF_JOBS=1): {one['seconds']:.2f} s, peak "
                   f"{one['peak_mb']:.0f} MB, ratio {one['seconds'] / parse['seconds']:.1f}x")
         small = shapes["toolsets-of-50"]
-        with_all = rows[0][2]
-        without_new = measure("check-no-overlap-rules", small)
+        got = measure_together({"all": ("check", small, None),
+                                "no-overlap": ("check-no-overlap-rules", small, None),
+                                "no-pairs": ("check-no-pairs", small, None)})
+        with_all, without_new, no_pairs = got["all"], got["no-overlap"], got["no-pairs"]
         print(f"\nthe overlap rules' cost on the 20k corpus (issue 5: {', '.join(OVERLAP_RULES)}): check "
               f"{with_all['seconds']:.2f} s vs {without_new['seconds']:.2f} s without them = "
               f"{with_all['seconds'] / without_new['seconds']:.2f}x (target: <= 1.5x)")
-        no_pairs = measure("check-no-pairs", small)
         print(f"every pair rule's cost, H1.6 included (for information): check {with_all['seconds']:.2f} s vs"
-              " "
-              f"{no_pairs['seconds']:.2f} s without any pair rule = "
+              f" {no_pairs['seconds']:.2f} s without any pair rule = "
               f"{with_all['seconds'] / no_pairs['seconds']:.2f}x")
         repo = make_pr_repo(small, tmp)
-        diff = measure("diff", repo)
-        full = measure("check", repo)
+        got = measure_together({"diff": ("diff", repo, None), "check": ("check", repo, None),
+                                "diff-all": ("diff-all", repo, None)})
+        diff, full, diff_all = got["diff"], got["check"], got["diff-all"]
         print("\nPR mode (406 files as a repo, PR edits 3 tools of one toolset): "
               f"diff {diff['seconds']:.2f} s "
               f"(git reads included, {int(diff['pairs'])} pairs) vs full check {full['seconds']:.2f} s = "
               f"{full['seconds'] / diff['seconds']:.1f}x faster (target: >= 20x; estimate only, as check)")
-        diff_all = measure("diff-all", repo)
         ratio = full["seconds"] / diff_all["seconds"]
         print(f"PR mode with every token method (the Action's comment; loads o200k): diff "
               f"{diff_all['seconds']:.2f} s = {ratio:.1f}x faster than the check")
