@@ -28,7 +28,9 @@ from tooldiff.terms import EMPTY, Terms, extract, fold_plural, mentions, split_i
 MAX_POSTING = 400  # a key shared by more tools than this is too common to suggest a pair
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: one is made per tool, and a frozen dataclass sets each field through object.__setattr__.
+# Nothing assigns to one after it is made.
+@dataclass(slots=True, eq=False)
 class ToolView:
     """Everything the pair rules need of one tool, computed once per tool.
 

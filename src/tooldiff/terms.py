@@ -99,7 +99,9 @@ _FOREIGN = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: one is made per tool, and a frozen dataclass sets each field through object.__setattr__.
+# Nothing assigns to one after it is made.
+@dataclass(slots=True, eq=False)
 class Terms:
     """What H1.6 sees of one tool.
 
