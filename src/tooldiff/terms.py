@@ -250,6 +250,18 @@ def _learn(words: Iterable[str]) -> None:
         return
     stop = lexicon().stopwords
     for w in new:
+        if w.islower() and w.isalpha() and w.isascii():  # most words: one part, no capital, no apostrophe
+            t = normalise(w)
+            _TERMS[w] = _LOWER[w] = (t,) if t else ()
+            if w in _FOREIGN:
+                _FOREIGN_ANY.add(w)
+            if w in _ALIAS_WORDS:
+                _ALIAS_ANY.add(w)
+            if w in _CONTRAST_WORDS:
+                _CONTRAST_ANY.add(w)
+            if w == "not":
+                _NOT_ANY.add(w)
+            continue
         low = w.lower()
         terms = () if w.isdigit() else tuple(t for p in split_identifier(w) if (t := normalise(p)))
         _TERMS[w] = terms
