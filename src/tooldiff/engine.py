@@ -330,9 +330,10 @@ def _analyse(
     pending: list[Pending] = []
     by_schema: dict[tuple[str, tuple[str, ...], str, str, str], tuple[Problem, ...]] = {}
     tools_seen = pairs_seen = toolsets_seen = tools_in_sets = 0
+    # Each tool rule with its context, per target set: a handful for a whole run. Tool rules never ask a
+    # context for other tools' targets (only toolset rules do), so their contexts need no toolset.
+    plans: dict[tuple[str, ...], list[tuple[str, ModuleType, Context, Any, bool]]] = {}
     for ts, lo, hi, whole in work:
-        # Each tool rule with its context, per target set: tools of one toolset share a handful of these.
-        plans: dict[tuple[str, ...], list[tuple[str, ModuleType, Context, Any, bool]]] = {}
         for tool in ts.tools[lo:hi]:
             key = (ts.id, tool.name)
             out.hashes[key] = h = schema_hash(tool)
@@ -347,7 +348,7 @@ def _analyse(
             if plan is None:
                 targets = tuple(TARGETS[n] for n in names)
                 plan = plans[names] = [
-                    (c, m, eng.context(c, targets, ts.id), m.check, getattr(m, "SCHEMA_ONLY", False))
+                    (c, m, eng.context(c, targets), m.check, getattr(m, "SCHEMA_ONLY", False))
                     for c, m in tool_rules
                 ]
             schema_text = None
