@@ -46,6 +46,8 @@ class GitRepo:
             raise GitError(f"{self.path} is not inside a git repository")
         self.root = Path(_decode(top.stdout).strip())
         self._trees: dict[str, dict[str, TreeEntry]] = {}
+        self._commits: set[str] = set()  # shas `rev_parse` verified as commits here: no need to ask again
+        self._changes: dict[tuple[str, str], list[tuple[str, str, str | None]]] = {}
 
     # -- plumbing ----------------------------------------------------------------------------------
     def _run(
@@ -68,9 +70,13 @@ class GitRepo:
                          check=False)
         if proc.returncode != 0:
             raise GitError(f"unknown revision {ref!r} in {self.root}")
-        return _decode(proc.stdout).strip()
+        sha = _decode(proc.stdout).strip()
+        self._commits.add(sha)
+        return sha
 
     def has_commit(self, sha: str) -> bool:
+        if sha in self._commits:
+            return True
         return self._run("cat-file", "-e", f"{sha}^{{commit}}", check=False).returncode == 0
 
     def is_shallow(self) -> bool:
@@ -177,6 +183,10 @@ class GitRepo:
 
     # -- changes -----------------------------------------------------------------------------------
     def _name_status(self, base: str, head: str | None) -> list[tuple[str, str, str | None]]:
+        """git's changes from base to head (`None`: the work tree). Between two commits they never change,
+        so the changed paths and the renames share one call."""
+        if head is not None and (base, head) in self._changes:
+            return self._changes[(base, head)]
         args = ["diff", "-M", "--name-status", "-z", "--no-color", "--no-ext-diff", base]
         if head is not None:
             args.append(head)
@@ -191,6 +201,8 @@ class GitRepo:
             else:
                 out.append((status[0], fields[i + 1], None))
                 i += 2
+        if head is not None:
+            self._changes[(base, head)] = out
         return out
 
     def renames(self, base: str, head: str | None) -> dict[str, str]:
