@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from itertools import chain
 from typing import Any
 
 from tooldiff.lexicon import lexicon
@@ -373,7 +374,7 @@ def extract(name: str, description: str) -> Terms:
     else:
         every = set(_WORD.findall(stripped))
         _learn(every)
-    desc = _shared({t for w in every for t in _TERMS[w]})
+    desc = _shared(set(chain.from_iterable(map(_TERMS.__getitem__, every))))  # the loops in C
     caps_here = every & _CAPS_SET
     proper_any = lower = EMPTY
     if caps_here and not name_terms.isdisjoint([_CAPS[w] for w in caps_here]):
