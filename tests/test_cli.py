@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from importlib import resources
@@ -51,6 +52,19 @@ def test_check_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
     first = run(capsys, "check", str(EXAMPLE), "--format", "json")[1]
     second = run(capsys, "check", str(EXAMPLE), "--format", "json")[1]
     assert first == second
+
+
+def test_jobs_flag_gives_the_same_report_and_leaves_the_environment_alone(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TOOLDIFF_JOBS", raising=False)
+    plain = run(capsys, "check", str(EXAMPLE), "--format", "json")[1]
+    assert run(capsys, "check", "-j", "3", str(EXAMPLE), "--format", "json")[1] == plain
+    assert "TOOLDIFF_JOBS" not in os.environ
+    with pytest.raises(SystemExit) as exc:
+        main(["check", "--jobs", "0", str(EXAMPLE)])
+    assert exc.value.code == 2
+    assert "at least 1" in capsys.readouterr().err
 
 
 def test_fail_on_warning_exits_1(capsys: pytest.CaptureFixture[str]) -> None:

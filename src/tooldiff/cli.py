@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,6 +51,19 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tokens", choices=("auto", "estimate", "all"), default="auto",
                    help="token counting methods: all available, or the estimate only (default: all when "
                         "the output format shows tokens: json, markdown, github)")
+    p.add_argument("--jobs", "-j", type=_jobs, metavar="N",
+                   help="processes for a big run (default: TOOLDIFF_JOBS, else one per CPU, at most 4; "
+                        "1: this process only). The output is the same whatever N.")
+
+
+def _jobs(raw: str) -> int:
+    try:
+        n = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {raw!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError("at least 1")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -90,6 +104,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    jobs = getattr(args, "jobs", None)
+    if not jobs:
+        return _main(args)
+    before = os.environ.get("TOOLDIFF_JOBS")
+    os.environ["TOOLDIFF_JOBS"] = str(jobs)  # what `workers.jobs_available` reads, in every stage
+    try:
+        return _main(args)
+    finally:
+        if before is None:
+            del os.environ["TOOLDIFF_JOBS"]
+        else:
+            os.environ["TOOLDIFF_JOBS"] = before
+
+
+def _main(args: argparse.Namespace) -> int:
     from tooldiff.baseline import BaselineError
     from tooldiff.config import ConfigError
     from tooldiff.gitread import GitError
