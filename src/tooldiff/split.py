@@ -41,13 +41,16 @@ class Part:
     not_one_tool: set[str] = field(default_factory=set)  # split folders where a file holds more than one tool
 
 
-# Pieces per worker: enough that workers taking the next piece as they go end close together.
-PIECES_PER_JOB = 6
+# The smallest piece, as a share of one worker's work: the last pieces are this small, so the workers end
+# within about this much of each other.
+LAST_PIECE = 1 / 24
 
 
 def plan(paths: Sequence[str], sizes: Mapping[str, int], config: Config, jobs: int) -> list[list[str]]:
-    """The files in pieces for the workers to take in turn, largest first: folders (and config toolsets)
-    whole where they fit in a piece, bigger folders in runs of files. One piece: no workers."""
+    """The files in pieces for the workers to take in turn, largest first and shrinking (guided
+    self-scheduling: each piece about a third of a worker's share of what is left), so the last pieces
+    are small and the workers end together. Folders (and config toolsets) stay whole where they fit; a
+    bigger folder is cut into runs of files. One piece: no workers."""
     total = sum(sizes.get(p, 0) for p in paths)
     if jobs < 2 or total < PARALLEL_MIN_BYTES:
         return [list(paths)]
@@ -55,31 +58,38 @@ def plan(paths: Sequence[str], sizes: Mapping[str, int], config: Config, jobs: i
     for p in paths:
         spec = spec_of(p, config) if config.toolsets else None
         units[f"toolset:{spec}" if spec is not None else f"folder:{posixpath.dirname(p)}"].append(p)
-    piece = total / (jobs * PIECES_PER_JOB)
-    pieces: list[list[str]] = []
+    smallest = total / jobs * LAST_PIECE
+    items: list[tuple[int, list[str]]] = []  # (bytes, files): whole units, and runs of the big folders
     for key, files in units.items():
-        if key.startswith("toolset:") or sum(sizes.get(f, 0) for f in files) <= piece:
-            pieces.append(files)
+        size = sum(sizes.get(f, 0) for f in files)
+        if key.startswith("toolset:") or size <= smallest:
+            items.append((size, files))
             continue
         run: list[str] = []
         size = 0
         for f in files:
             run.append(f)
             size += sizes.get(f, 0)
-            if size >= piece:
-                pieces.append(run)
+            if size >= smallest:
+                items.append((size, run))
                 run, size = [], 0
         if run:
-            pieces.append(run)
-    # Small folders together, so a tree of many tiny folders is not a thousand pieces.
-    pieces.sort(key=lambda fs: -sum(sizes.get(f, 0) for f in fs))
-    merged: list[list[str]] = []
-    for fs in pieces:
-        if merged and sum(sizes.get(f, 0) for f in merged[-1]) + sum(sizes.get(f, 0) for f in fs) <= piece:
-            merged[-1] = merged[-1] + fs
-        else:
-            merged.append(list(fs))
-    return [sorted(fs) for fs in merged]
+            items.append((size, run))
+    items.sort(key=lambda item: -item[0])
+    pieces: list[list[str]] = []
+    left = total
+    i = 0
+    while i < len(items):
+        target = max(left / jobs / 3, smallest)
+        piece: list[str] = []
+        size = 0
+        while i < len(items) and (not piece or size + items[i][0] <= target):
+            size += items[i][0]
+            piece.extend(items[i][1])
+            i += 1
+        pieces.append(sorted(piece))
+        left -= size
+    return pieces
 
 
 def split_folders(groups: Sequence[Sequence[str]], config: Config) -> frozenset[str]:
