@@ -115,11 +115,8 @@ class Terms:
     name: frozenset[str]  # terms of the name alone
     all: frozenset[str]  # terms of the name and the whole description
     desc: frozenset[str]  # terms of the description alone (quoted tool names left out)
-    # proper nouns of the description (after a sentence's first word) that are also name terms: all that
-    # `pairs.vendor_terms` asks
-    proper_any: frozenset[str]
-    # terms the description also writes in lower case; only filled when proper_any is not empty
-    lower: frozenset[str]
+    # a capitalised word of the description is a name term: only then can `proper_any` be non-empty
+    caps_in_name: bool
     alias_sentences: tuple[str, ...]  # lower-cased sentences that announce an alias
     alias_mentions: frozenset[str]  # tool names quoted in those sentences, lower-cased
     analysable: bool
@@ -145,6 +142,34 @@ class Terms:
             self._first_sentence()
         out: frozenset[str] = self._memo["proper"]
         return out
+
+    @property
+    def proper_any(self) -> frozenset[str]:
+        """Proper nouns of the description (after a sentence's first word) that are also name terms: all
+        that `pairs.vendor_terms` asks, and only of a name's edge terms, so it is worked out on demand."""
+        if "proper_any" not in self._memo:
+            self._proper_nouns()
+        out: frozenset[str] = self._memo["proper_any"]
+        return out
+
+    @property
+    def lower(self) -> frozenset[str]:
+        """Terms the description also writes in lower case; only filled when `proper_any` is not empty."""
+        if "lower" not in self._memo:
+            self._proper_nouns()
+        out: frozenset[str] = self._memo["lower"]
+        return out
+
+    def _proper_nouns(self) -> None:
+        proper_any = lower = EMPTY
+        if self.caps_in_name:
+            first_words, later_caps = _by_sentence(self.stripped)
+            proper_first = {_CAPS[w] for w in set(first_words[1:]) if w in _CAPS}
+            proper_any = _shared((proper_first | later_caps) & self.name)
+            if proper_any:
+                every = set(_WORD.findall(self.stripped))  # the words `desc` was made of
+                lower = frozenset(t for w in every for t in _LOWER[w])
+        self._memo["proper_any"], self._memo["lower"] = proper_any, lower
 
     @property
     def contrast_sentences(self) -> tuple[str, ...]:
@@ -376,14 +401,8 @@ def extract(name: str, description: str) -> Terms:
         _learn(every)
     desc = _shared(set(chain.from_iterable(map(_TERMS.__getitem__, every))))  # the loops in C
     caps_here = every & _CAPS_SET
-    proper_any = lower = EMPTY
-    if caps_here and not name_terms.isdisjoint([_CAPS[w] for w in caps_here]):
-        # A name term written as a proper noun: only then does `pairs.vendor_terms` need to know where.
-        first_words, later_caps = _by_sentence(stripped)
-        proper_first = {_CAPS[w] for w in set(first_words[1:]) if w in _CAPS}
-        proper_any = _shared((proper_first | later_caps) & name_terms)
-        if proper_any:
-            lower = frozenset(t for w in every for t in _LOWER[w])
+    # A name term written as a proper noun: only then does `pairs.vendor_terms` need to know where.
+    caps_in_name = bool(caps_here) and not name_terms.isdisjoint([_CAPS[w] for w in caps_here])
     alias: list[str] = []
     if not _ALIAS_ANY.isdisjoint(seen):
         alias = [s for s in sentences(text.lower()) if _ALIAS_LOWER.search(s)]
@@ -399,8 +418,7 @@ def extract(name: str, description: str) -> Terms:
         name=name_terms,
         all=name_terms if desc <= name_terms else name_terms | desc,
         desc=desc,
-        proper_any=proper_any,
-        lower=lower,
+        caps_in_name=caps_in_name,
         alias_sentences=tuple(alias),
         alias_mentions=_shared({m.lower() for s in alias for m in _IDENT.findall(s)}) if alias else EMPTY,
         analysable=ok,
