@@ -328,11 +328,13 @@ def _analyse(
     set_rules = eng.by_kind("toolset")
     pair_codes = [c for c in rules.PAIR_PRECEDENCE if c in eng.enabled]
     pending: list[Pending] = []
-    by_schema: dict[tuple[str, tuple[str, ...], str, str, str], tuple[Problem, ...]] = {}
+    by_schema: dict[tuple[tuple[str, ...], str, str, str], list[tuple[str, ModuleType, Problem]]] = {}
     tools_seen = pairs_seen = toolsets_seen = tools_in_sets = 0
-    # Each tool rule with its context, per target set: a handful for a whole run. Tool rules never ask a
-    # context for other tools' targets (only toolset rules do), so their contexts need no toolset.
-    plans: dict[tuple[str, ...], list[tuple[str, ModuleType, Context, Any, bool]]] = {}
+    # The tool rules with their contexts, per target set (a handful for a whole run): first those whose
+    # problems depend on the schema alone, then the others. Tool rules never ask a context for other tools'
+    # targets (only toolset rules do), so their contexts need no toolset.
+    Plan = list[tuple[str, ModuleType, Context, Any]]
+    plans: dict[tuple[str, ...], tuple[Plan, Plan]] = {}
     for ts, lo, hi, whole in work:
         for tool in ts.tools[lo:hi]:
             key = (ts.id, tool.name)
@@ -347,23 +349,27 @@ def _analyse(
             plan = plans.get(names)
             if plan is None:
                 targets = tuple(TARGETS[n] for n in names)
-                plan = plans[names] = [
-                    (c, m, eng.context(c, targets), m.check, getattr(m, "SCHEMA_ONLY", False))
-                    for c, m in tool_rules
-                ]
-            schema_text = None
-            for code, module, ctx, check, schema_only in plan:
-                if schema_only:
-                    # Equal schemas are common (3,000 of 20k corpus tools share one): check each once.
-                    if schema_text is None:
-                        schema_text = schema_json(tool.input_schema)  # already made for the hash
-                    skey = (code, names, tool.format, tool.schema_key, schema_text)
-                    problems = by_schema.get(skey)
-                    if problems is None:
-                        problems = by_schema[skey] = tuple(check(tool, ctx))
-                else:
-                    problems = check(tool, ctx)
-                for problem in problems:
+                steps = [(c, m, eng.context(c, targets), m.check) for c, m in tool_rules]
+                plan = plans[names] = (
+                    [st for st in steps if getattr(st[1], "SCHEMA_ONLY", False)],
+                    [st for st in steps if not getattr(st[1], "SCHEMA_ONLY", False)],
+                )
+            by_schema_rules, other_rules = plan
+            if by_schema_rules:
+                # Equal schemas are common (3,000 of 20k corpus tools share one): check each once. The
+                # canonical text was made for the hash just above, so it is the cheap key.
+                skey = (names, tool.format, tool.schema_key, schema_json(tool.input_schema))
+                found = by_schema.get(skey)
+                if found is None:
+                    found = by_schema[skey] = [
+                        (code, module, problem)
+                        for code, module, ctx, check in by_schema_rules
+                        for problem in check(tool, ctx)
+                    ]
+                for code, module, problem in found:
+                    pending.append((code, module, problem, ts, tool))
+            for code, module, ctx, check in other_rules:
+                for problem in check(tool, ctx):
                     pending.append((code, module, problem, ts, tool))
         if not whole:
             continue
