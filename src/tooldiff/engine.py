@@ -129,8 +129,10 @@ class Engine:
         return options
 
     def targets_of(self, toolset_id: str, tool: Tool) -> tuple[str, ...]:
-        # Asked per tool by the engine and again by toolset rules; it depends on these four only.
-        key = (toolset_id, tool.name, tool.format, tool.strict)
+        # Asked per tool by the engine and again by toolset rules; it depends on these four only, and on
+        # the name only where the config has settings for that tool.
+        name = tool.name if tool.name in self.config.tool_settings else ""
+        key = (toolset_id, name, tool.format, tool.strict)
         names = self._targets.get(key)
         if names is None:
             chosen = self.config.targets_override(toolset_id, tool.name) or default_targets(tool)
