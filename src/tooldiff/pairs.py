@@ -186,20 +186,21 @@ def candidates(views: Sequence[ToolView], *, intent: bool = True) -> list[tuple[
     n_shape = Counter(chain.from_iterable(v.shape for v in views)) if intent else Counter()
     n_mention = Counter(chain.from_iterable(v.mentions for v in views))
 
-    def rarest(count: Counter[str], keys: Iterable[str]) -> str | None:
-        best: tuple[int, str] | None = None
-        for k in keys:
-            n = count[k]
-            if 1 < n <= MAX_POSTING and (best is None or (n, k) < best):
-                best = (n, k)
+    def ranks(count: Counter[str]) -> dict[str, tuple[int, str]]:
+        """Key -> (its count, itself) for the keys worth looking up: `min` then picks the rarest in C."""
+        return {k: (n, k) for k, n in count.items() if 1 < n <= MAX_POSTING}
+
+    def rarest(rank: dict[str, tuple[int, str]], keys: Iterable[str]) -> str | None:
+        best = min(filter(None, map(rank.get, keys)), default=None)
         return best[1] if best else None
 
+    r_term, r_name, r_shape = ranks(n_term), ranks(n_name), ranks(n_shape)
     chosen: list[tuple[str | None, str | None, str | None, str | None, list[str]]] = []
     for v in views:
-        core = rarest(n_term, v.core) if intent else None
-        shape = None if core or not intent else rarest(n_shape, v.shape)
+        core = rarest(r_term, v.core) if intent else None
+        shape = None if core or not intent else rarest(r_shape, v.shape)
         mentions = [m for m in v.mentions if n_mention[m] <= MAX_POSTING]
-        chosen.append((rarest(n_name, v.name_seq), rarest(n_term, v.terms.all), core, shape, mentions))
+        chosen.append((rarest(r_name, v.name_seq), rarest(r_term, v.terms.all), core, shape, mentions))
     want_term = {k for c in chosen for k in (c[1], c[2]) if k}
     want_name = {c[0] for c in chosen if c[0]}
     want_shape = {c[3] for c in chosen if c[3]}
