@@ -39,7 +39,8 @@ class Context:
     tool_settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # For toolset rules: the targets of each tool (per-tool settings win over the toolset's).
     targets_of: Callable[[Tool], tuple[Target, ...]] | None = None
-    # Scratch space for what a rule derives from the targets and options alone: the engine shares one
-    # context among the tools of a toolset, so it is worked out once, not once per tool. Key by CODE.
+    # Scratch space for what a rule derives from the targets and options alone (or from a schema alone,
+    # keyed by its canonical text): the engine shares one context among the tools of a run, so it is
+    # worked out once, not once per tool. Key by CODE, or by a tuple that starts with it.
     # Not an init field: `dataclasses.replace` with new options starts from an empty memo.
-    memo: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)

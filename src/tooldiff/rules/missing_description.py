@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tooldiff import schemawalk
+from tooldiff import schemahash, schemawalk
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context
 
@@ -70,6 +70,15 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
         )
     if not schemawalk.has_schema(tool):
         return
+    # The property findings depend on the schema alone, and equal schemas are common: once each.
+    key = (CODE, schemahash.schema_json(tool.input_schema))
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = tuple(_undescribed_properties(tool, targets))
+    yield from found
+
+
+def _undescribed_properties(tool: Tool, targets: tuple[str, ...]) -> Iterator[Problem]:
     for node in schemawalk.nodes(tool):
         s = node.schema
         if node.via != "properties" or not isinstance(s, dict) or "$ref" in s:
