@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, Protocol
 from tooldiff import pairs, rules, tokens, workers
 from tooldiff.config import Config
 from tooldiff.model import Finding, ParseError, Problem, Tool, Toolset, fingerprint
-from tooldiff.positions import Locator
+from tooldiff.positions import Locator, Path, split_pointer
 from tooldiff.rules.base import Context
 from tooldiff.schemahash import schema_hash, schema_json
 from tooldiff.targets import TARGETS, Target, default_targets
@@ -77,13 +77,39 @@ class _Locations:
                 return line
         return tool.line
 
+    def _from_records(self, wanted: Sequence[tuple[Tool, str]]) -> dict[int, int]:
+        """Index in `wanted` -> line, for the pointers found by walking their tool's record alone."""
+        asks: dict[str, dict[int, list[tuple[int, Path]]]] = {}  # file -> record offset -> (index, path)
+        for k, (tool, pointer) in enumerate(wanted):
+            if tool.offset < 0 or not pointer.startswith("/input_schema") or not tool.schema_pointer:
+                continue
+            if not tool.schema_pointer.startswith(tool.pointer):
+                continue
+            inside = tool.schema_pointer[len(tool.pointer):] + pointer[len("/input_schema"):]
+            asks.setdefault(tool.file, {}).setdefault(tool.offset, []).append((k, split_pointer(inside)))
+        found: dict[int, int] = {}
+        for file, records in asks.items():
+            data = self._files.get(file)
+            if data is None:
+                continue
+            loc = self._locators.get(file)
+            if loc is None:
+                loc = self._locators[file] = Locator(file, data)
+            found.update(loc.lines_in_records(records))
+        return found
+
     def lines(self, wanted: Sequence[tuple[Tool, str]]) -> list[int]:
-        """`line` of each (tool, pointer), asking each file's Locator once for all of its pointers."""
+        """`line` of each (tool, pointer), asking each file's Locator once for all of its pointers.
+
+        Where the parse saw a tool's record start (`Tool.offset`), its pointers are looked up from there
+        (one walk of the record, not of the file); the rest, and any pointer not found that way, as before.
+        """
+        from_records = self._from_records(wanted)
         paths: list[str | None] = []
         per_file: dict[str, list[str]] = {}
-        for tool, pointer in wanted:
+        for k, (tool, pointer) in enumerate(wanted):
             path = None
-            if self._locator(tool, pointer) is not None:
+            if k not in from_records and self._locator(tool, pointer) is not None:
                 path = tool.schema_pointer + pointer[len("/input_schema"):]
                 per_file.setdefault(tool.file, []).append(path)
             paths.append(path)
@@ -96,8 +122,8 @@ class _Locations:
         for f, ps in misses.items():
             found[f].update(self._locators[f].lines(ps))
         out = []
-        for (tool, pointer), path in zip(wanted, paths, strict=True):
-            line = None
+        for k, ((tool, pointer), path) in enumerate(zip(wanted, paths, strict=True)):
+            line = from_records.get(k)
             if path is not None:
                 known = found[tool.file]
                 line = known[path]

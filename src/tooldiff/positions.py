@@ -250,6 +250,28 @@ class Locator:
                     self.line(pointer)
         return {p: self._cache[p] for p in pointers}
 
+    def lines_in_records(self, records: dict[int, list[tuple[int, Path]]]) -> dict[int, int]:
+        """JSON only: for each record start offset, the (key, path inside the record) asked there -> the
+        line of that path, walking each record alone. Keys whose path is not there are left out."""
+        if not self._ready:
+            self._prepare()
+        if self._kind != "json":
+            return {}
+        spans = JsonSpans(self._text)
+        starts: dict[int, int] = {}
+        for offset, asked in records.items():
+            out: dict[Path, Span] = {}
+            try:
+                spans._walk(offset, _trie(path for _, path in asked), (), out, None)
+            except (ValueError, IndexError, RecursionError, StopIteration):
+                continue
+            for key, path in asked:
+                span = out.get(path)
+                if span is not None:
+                    starts[key] = span[0]
+        found = self._index.lines(list(starts.values()))
+        return {key: found[offset] for key, offset in starts.items()}
+
     def _batch(self, pointers: list[str]) -> None:
         paths = {p: split_pointer(p) for p in pointers}
         try:

@@ -48,12 +48,13 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
         if not found:
             continue
         pointers: dict[int, str] = {}  # by id of the parent tuple, shared by the records of one list
-        for hit, (first, last) in zip(found, doc.item_lines(found, index), strict=True):
+        lines, offsets = doc.item_lines(found, index), doc.item_offsets(found)
+        for hit, (first, last), offset in zip(found, lines, offsets, strict=True):
             base = pointers.get(id(hit.parent))
             if base is None:
                 base = pointers[id(hit.parent)] = to_pointer((*doc.prefix, *hit.parent))
             pointer = base if hit.at < 0 else f"{base}/{hit.at}"
-            tool, message = _build(path, pointer, hit.fields, first, last)
+            tool, message = _build(path, pointer, hit.fields, first, last, offset)
             if tool is not None:
                 tools.append(tool)
             else:
@@ -61,7 +62,9 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
     return tools, errors
 
 
-def _build(path: str, pointer: str, fields: Fields, line: int, end_line: int) -> tuple[Tool | None, str]:
+def _build(
+    path: str, pointer: str, fields: Fields, line: int, end_line: int, offset: int = -1
+) -> tuple[Tool | None, str]:
     body = fields.body
     name = body.get("name")
     if not isinstance(name, str):
@@ -90,4 +93,5 @@ def _build(path: str, pointer: str, fields: Fields, line: int, end_line: int) ->
         annotations=annotations if annotations is None or isinstance(annotations, dict) else None,
         output_schema=fields.output_schema,
         schema_key=key,
+        offset=offset,
     ), ""

@@ -27,7 +27,9 @@ class FastJson:
         self.max_depth = max_depth
         self.scan = decoder.scan_once  # type: ignore[attr-defined]
         self.items: dict[Path, list[tuple[int, int]]] = {}
+        self.starts: dict[Path, list[int]] = {}  # offset of each of those items, in the same order
         self.root: tuple[int, int] = (1, 1)
+        self.root_start = 0
         self._pos = 0
         self._line = 1
 
@@ -40,6 +42,7 @@ class FastJson:
     def parse(self) -> Any:
         s = self.text
         i = _WS.match(s, 0).end()  # type: ignore[union-attr]
+        self.root_start = i
         first = self._line_at(i)
         value, end = self._value(i, (), 0)
         self.root = (first, self._line_at(end - 1))
@@ -66,7 +69,9 @@ class FastJson:
         if ch == "[":
             out: list[Any] = []
             spans: list[tuple[int, int]] = []
+            starts: list[int] = []
             self.items[path] = spans
+            self.starts[path] = starts
             if s[i] == "]":
                 return out, i + 1
             scan, descend, deeper, line_at = self.scan, self.descend, depth + 1, self._line_at
@@ -87,6 +92,7 @@ class FastJson:
                     value, end = self._value(i, (*path, str(len(out))), deeper)
                     last = line_at(end - 1)
                 spans.append((first, last))
+                starts.append(i)
                 out.append(value)
                 i = ws(s, end).end()  # type: ignore[union-attr]
                 if s[i] == ",":

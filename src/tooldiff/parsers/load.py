@@ -57,6 +57,19 @@ class Document:
             return out
         return self._json_lines(found, index)
 
+    def item_offsets(self, found: Sequence[Found]) -> list[int]:
+        """Where each found record starts in the text, where the fast JSON parse saw it; else -1."""
+        if self.kind != "json" or self.fast is None:
+            return [-1] * len(found)
+        out: list[int] = []
+        for hit in found:
+            if hit.at < 0:
+                out.append(self.fast.root_start if not hit.parent else -1)
+                continue
+            starts = self.fast.starts.get(hit.parent)
+            out.append(starts[hit.at] if starts is not None and hit.at < len(starts) else -1)
+        return out
+
     def _json_lines(self, found: Sequence[Found], index: LineIndex) -> list[tuple[int, int]]:
         known = self.fast.items if self.fast is not None else {}
         lines: list[tuple[int, int] | None] = []
