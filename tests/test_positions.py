@@ -105,3 +105,36 @@ def test_locator_is_linear_over_many_findings() -> None:
     source = text.decode().split("\n")
     assert all(source[n - 1].strip().startswith('"p"') for n in lines[::500] if n is not None)
     assert None not in lines
+
+
+def test_tool_records_know_where_they_start_and_their_findings_lines_match_the_file_walk() -> None:
+    from tooldiff.engine import _Locations
+
+    tools = [
+        {"type": "function", "function": {"name": f"t{i}", "description": "Do it.", "parameters": {
+            "type": "object", "properties": {"a": {"type": "str"}, "b": {"type": "string"}}}}}
+        for i in range(4)
+    ]
+    text = json.dumps({"tools": tools}, indent=2)
+    data = text.encode()
+    parsed = parse_bytes("t.json", data).tools
+    assert len(parsed) == 4
+    for tool in parsed:
+        assert tool.offset >= 0 and text[tool.offset] == "{"
+        assert json.JSONDecoder().raw_decode(text, tool.offset)[0]["function"]["name"] == tool.name
+    pointers = ("/input_schema/properties/a/type", "/input_schema/properties/b",
+                "/input_schema/properties/nowhere", "/description")
+    wanted = [(t, p) for t in parsed for p in pointers]
+    fast = _Locations({"t.json": data}).lines(wanted)
+    slow = []
+    loc = Locator("t.json", data)
+    for tool, pointer in wanted:
+        line = None
+        if pointer.startswith("/input_schema"):
+            path = tool.schema_pointer + pointer[len("/input_schema"):]
+            while line is None and path != tool.schema_pointer:
+                line = loc.line(path)
+                path = path.rsplit("/", 1)[0]
+        slow.append(tool.line if line is None else line)
+    assert fast == slow
+    assert len(set(fast)) > 4  # property lines, not just the tools' own
