@@ -1,9 +1,11 @@
-"""Big runs on several cores: forked workers that inherit the parsed tools instead of receiving them.
+"""Big runs on several cores: forked workers that share this process's state instead of receiving it.
 
-Only the results travel back (pickled through a pipe), so a worker costs a fork and its share of the
-findings, not a copy of 20,000 schemas. Forking is used only on Linux, where it is safe and cheap; elsewhere,
-with one CPU, or with `TOOLDIFF_JOBS=1`, everything runs in this process. A worker that fails for any reason
-is redone here, so the output never depends on how the work was split.
+`pool_map` serves a check: workers fork before anything is parsed and take pieces of the tree from a
+shared queue (`tooldiff.split`). `fork_map` serves an analysis whose tools are already parsed (a diff
+that re-checks everything): each worker gets one group and inherits the tools. Only results travel back,
+through a pipe. Forking is used only on Linux, where it is safe and cheap; elsewhere, with one CPU, or
+with `TOOLDIFF_JOBS=1`, everything runs in this process. A worker that fails for any reason is redone
+here, so the output never depends on how the work was split.
 """
 
 from __future__ import annotations
