@@ -338,7 +338,7 @@ def _merge(parts: Sequence[Analysis], errors: list[Finding]) -> Analysis:
         out.targets.update(part.targets)
         for k, v in part.stats.items():
             out.stats[k] = out.stats.get(k, 0) + v
-    out.findings.sort(key=_finding_order)
+    out.findings.sort(key=finding_order)
     return out
 
 
@@ -419,7 +419,7 @@ def _analyse(
         "tools_analysed": tools_seen,
         "pairs_analysed": pairs_seen,
     }
-    out.findings.sort(key=_finding_order)
+    out.findings.sort(key=finding_order)
     return out
 
 
@@ -449,5 +449,5 @@ def _tool_named(ts: Toolset, names: tuple[str, ...]) -> Tool | None:
     return None
 
 
-def _finding_order(f: Finding) -> tuple[str, int, str, str, str]:
+def finding_order(f: Finding) -> tuple[str, int, str, str, str]:
     return (f.file, f.line, f.code, f.pointer, f.fingerprint)

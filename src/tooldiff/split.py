@@ -1,8 +1,8 @@
 """One check split across worker processes, each reading, parsing and analysing its own share of files.
 
 Workers fork before anything is parsed, so they share almost no memory with the main process and copy
-nothing on write; only their report parts travel back (see `workers`). A toolset never spans two workers:
-files are shared out by folder (and config toolsets stay whole). A folder too big for one worker is split,
+nothing on write; only their report parts travel back (see `workers`). A toolset never spans two pieces:
+files are shared out by folder (and config toolsets stay whole). A folder too big for one piece is cut,
 and then its one-tool files are left to the main process, because only all of the folder's files together
 say whether it is one toolset (a folder of one-tool files) or a toolset per file.
 """
@@ -20,7 +20,7 @@ from typing import Any
 from tooldiff import rules, workers
 from tooldiff.config import Config
 from tooldiff.discover import Selection, group_toolsets, read_parse, spec_of
-from tooldiff.engine import _finding_order, analyse
+from tooldiff.engine import analyse, finding_order
 from tooldiff.lexicon import lexicon
 from tooldiff.model import Finding, ParseError, ToolReport, ToolsetReport
 from tooldiff.report import tool_reports, toolset_reports
@@ -214,5 +214,5 @@ def merge(parts: Sequence[Part], errors: Sequence[ParseError], config: Config) -
             out.stats[k] = out.stats.get(k, 0) + v
     out.toolsets.sort(key=lambda ts: ts.id)
     out.tools.sort(key=lambda t: t.toolset)  # stable: each toolset's tools keep their order
-    out.findings.sort(key=_finding_order)
+    out.findings.sort(key=finding_order)
     return out
