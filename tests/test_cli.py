@@ -131,6 +131,17 @@ def test_ignores_need_a_reason_and_apply(
     assert run(capsys, "check")[0] == 2
 
 
+def test_describe_names_files_that_do_not_parse(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "good.json").write_bytes(EXAMPLE.read_bytes())
+    (tmp_path / "bad.json").write_text('{"tools": [{"name": "x", "input_schema": ', encoding="utf-8")
+    code, out, _ = run(capsys, "describe", str(tmp_path / "good.json"), str(tmp_path / "bad.json"))
+    assert code == 0
+    assert "search_docs" in out
+    assert "bad.json:1: not read: invalid JSON" in out
+
+
 def test_describe_has_one_row_per_tool(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "describe", str(EXAMPLE))
     assert code == 0

@@ -24,4 +24,9 @@ def render_describe(report: Report) -> str:
                      ",".join(t.targets), ", ".join(found) or "ok"])
     widths = [min(max(len(r[i]) for r in rows), 48) for i in range(len(header))]
     lines = ["  ".join(c[:48].ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    # A file that does not parse has no tool row: say so, or it would look like a file without tools.
+    broken = sorted((f for f in report.findings if f.code == "parse-error"), key=lambda f: (f.file, f.line))
+    if broken:
+        lines.append("")
+        lines.extend(f"{plain(f.file)}:{f.line}: not read: {plain(f.message)}" for f in broken)
     return "\n".join(lines) + "\n"
