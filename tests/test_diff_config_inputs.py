@@ -39,3 +39,15 @@ def test_config_input_names_another_file(tmp_path: Path) -> None:
     assert "optional-not-required" in codes(repo, config_path="ci/tooldiff.yml")
     with pytest.raises(ConfigError):
         codes(repo, config_path="ci/missing.yml")
+
+
+def test_a_change_to_the_named_config_file_is_listed(tmp_path: Path) -> None:
+    repo = init(tmp_path / "repo")
+    commit(repo, {"README.md": "x\n", "ci/tooldiff.yml": "targets: [anthropic]\n", "tools.json": [LOOSE]},
+           "base")
+    git(repo, "checkout", "-q", "-b", "pr")
+    commit(repo, {"ci/tooldiff.yml": "targets: [openai-strict]\n"}, "tighten the targets")
+    report = run_diff(repo, "main", "pr", token_methods=("estimate",), config_path="ci/tooldiff.yml")
+    assert any("config was changed" in line for line in report.config_changes), report.config_changes
+    plain = run_diff(repo, "main", "pr", token_methods=("estimate",))
+    assert not any("config was changed" in line for line in plain.config_changes)  # no .tooldiff.yml

@@ -42,9 +42,11 @@ class Side:
     commands_ran: list[str] = field(default_factory=list)
 
 
-def _config_bytes(source: FileSource) -> bytes | None:
-    got = source.read_many(CONFIG_NAMES)
-    return next((got[n] for n in CONFIG_NAMES if n in got), None)
+def _config_bytes(source: FileSource, path: str | None = None) -> bytes | None:
+    """The config file's bytes: the one named (`config` input, `--config`), else the default names."""
+    names = [path] if path else list(CONFIG_NAMES)
+    got = source.read_many(names)
+    return next((got[n] for n in names if n in got), None)
 
 
 def _discover(source: FileSource, config: Config, paths: Sequence[str],
@@ -70,6 +72,7 @@ class Configs:
     other: Config | None
     other_error: str | None
     config_from: str
+    path: str | None = None  # the config file named by the caller; None: the default names
 
     @property
     def full_scope(self) -> bool:
@@ -82,9 +85,10 @@ def load_configs(base: FileSource, head: FileSource, config_from: str, config_pa
     used_src, other_src = (head, base) if config_from == "head" else (base, head)
     used = _with_targets(find_config(used_src, config_path), targets)
     try:
-        return Configs(used, _with_targets(find_config(other_src, config_path), targets), None, config_from)
+        other = _with_targets(find_config(other_src, config_path), targets)
+        return Configs(used, other, None, config_from, config_path)
     except ConfigError as exc:  # the other side's config is compared, never used: not fatal
-        return Configs(used, None, str(exc), config_from)
+        return Configs(used, None, str(exc), config_from, config_path)
 
 
 def _with_targets(config: Config, targets: Sequence[str]) -> Config:
@@ -94,7 +98,7 @@ def _with_targets(config: Config, targets: Sequence[str]) -> Config:
 def config_changes(base: FileSource, head: FileSource, cfg: Configs) -> list[str]:
     """What changed in the config, the ignores and the baseline: the comment lists it."""
     out: list[str] = []
-    b_raw, h_raw = _config_bytes(base), _config_bytes(head)
+    b_raw, h_raw = _config_bytes(base, cfg.path), _config_bytes(head, cfg.path)
     other_side = "base" if cfg.config_from == "head" else "head"
     if b_raw != h_raw:
         what = "added" if b_raw is None else "removed" if h_raw is None else "changed"
