@@ -233,3 +233,17 @@ def test_code_defined_tools_run_in_a_worktree_of_each_ref(repo: Path) -> None:
     untrusted = run_diff(repo, "main", "HEAD", config_from="base")
     assert any("were not run" in n for n in untrusted.notes)
     assert "\n" not in git(repo, "worktree", "list")  # the temporary worktrees are gone
+
+
+def test_a_moved_file_that_does_not_parse_keeps_its_one_finding(tmp_path: Path) -> None:
+    root = init(tmp_path / "repo")
+    broken = '{"tools": [{"name": "get_weather", "description": "Weather.", "input_schema": {"type": '
+    commit(root, {"agent/tools.json": BASE_TOOLS, "old/broken.json": broken}, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    (root / "new").mkdir()
+    git(root, "mv", "old/broken.json", "new/broken.json")
+    commit(root, None, "move the broken file")
+    report = run_diff(root, "main", "pr", token_methods=("estimate",))
+    errors = [f for f in report.findings if f.code == "parse-error"]
+    assert [(f.file, f.status) for f in errors] == [("new/broken.json", "existing")]
+    assert not [f for f in report.resolved if f.code == "parse-error"]

@@ -18,11 +18,22 @@ Key = tuple[str, str]
 TokenRow = dict[str, dict[str, int | None]]
 
 
-def translate(findings: Iterable[Finding], diff: TreeDiff) -> list[Finding]:
-    """Base findings under their head toolset ids and tool names, fingerprints recomputed."""
+def translate(
+    findings: Iterable[Finding], diff: TreeDiff, renames: Mapping[str, str] | None = None
+) -> list[Finding]:
+    """Base findings under their head toolset ids and tool names, fingerprints recomputed.
+
+    A file that fails to parse has no toolset: its `parse-error` follows the file's rename (git's `renames`,
+    old path -> new path), so a moved broken file is one existing finding, not one new and one resolved."""
     sets, names = diff.toolset_map(), diff.name_map()
     out = []
     for f in findings:
+        if f.code == "parse-error" and renames and f.file in renames:
+            moved = renames[f.file]
+            f = replace(f, file=moved, toolset=moved,
+                        fingerprint=fingerprint(f.code, moved, f.tools, f.pointer))
+            out.append(f)
+            continue
         ts = sets.get(f.toolset, f.toolset)
         tools = tuple(names.get((f.toolset, n), n) for n in f.tools)
         if (ts, tools) != (f.toolset, f.tools):

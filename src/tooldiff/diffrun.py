@@ -142,7 +142,7 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
                      token_methods=token_methods)
     a_head = analyse(head_sets, config, head.files, scope=head_scope, parse_errors=head.errors,
                      token_methods=token_methods)
-    marked, resolved = compare(translate(a_base.findings, tree), a_head.findings)
+    marked, resolved = compare(translate(a_base.findings, tree, renames), a_head.findings)
     baseline = load_baseline(head.source.read_many([config.baseline]).get(config.baseline), config.baseline)
     findings = apply_status(marked, baseline, config)
     return Report(
