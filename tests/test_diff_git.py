@@ -247,3 +247,13 @@ def test_a_moved_file_that_does_not_parse_keeps_its_one_finding(tmp_path: Path) 
     errors = [f for f in report.findings if f.code == "parse-error"]
     assert [(f.file, f.status) for f in errors] == [("new/broken.json", "existing")]
     assert not [f for f in report.resolved if f.code == "parse-error"]
+
+
+def test_worktree_move_not_yet_added_is_a_move(tmp_path: Path) -> None:
+    # `mv` without `git mv`: the old path is deleted, the new one untracked; git's -M cannot pair them.
+    root = init(tmp_path / "repo")
+    commit(root, {"agent/tools.json": HEAD_TOOLS})
+    (root / "server").mkdir()
+    (root / "agent/tools.json").rename(root / "server/tools.json")
+    report = run_diff(root, "main", "HEAD", worktree=True)
+    assert report.tools == () and report.findings == () and report.resolved == ()

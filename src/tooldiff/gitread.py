@@ -7,7 +7,9 @@ on demand; when they cannot be had, `GitError` says so and how to fix it.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import posixpath
 import re
 import subprocess
 from collections.abc import Iterable, Sequence
@@ -223,6 +225,37 @@ class GitRepo:
         proc = self._run("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--full-name")
         paths = {_decode(p) for p in proc.stdout.split(b"\0") if p}
         return sorted(p for p in paths if os.path.lexists(self.root / p))
+
+    def untracked_renames(self, base: str, max_bytes: int = 20_000_000) -> dict[str, str]:
+        """Old path -> new path for tracked files deleted from the work tree whose exact content is back as
+        an untracked file: a move not yet `git add`-ed, which git's own rename detection cannot see."""
+        deleted = [old for status, old, _ in self._name_status(base, None) if status == "D"]
+        if not deleted:
+            return {}
+        tree = self.tree(base)
+        by_oid = {tree[p].oid: p for p in deleted if p in tree}
+        if not by_oid:
+            return {}
+        algorithm = "sha1" if len(next(iter(by_oid))) == 40 else "sha256"  # the repository's object format
+        suffixes = {posixpath.splitext(p)[1] for p in by_oid.values()}
+        out: dict[str, str] = {}
+        for path in self.untracked_files():
+            file = self.root / path
+            if posixpath.splitext(path)[1] not in suffixes or file.is_symlink():
+                continue
+            try:
+                if file.stat().st_size > max_bytes:
+                    continue
+                data = file.read_bytes()
+            except OSError:
+                continue
+            digest = hashlib.new(algorithm, b"blob %d\0" % len(data) + data)
+            old = by_oid.pop(digest.hexdigest(), None)
+            if old is not None:
+                out[old] = path
+                if not by_oid:
+                    break
+        return out
 
     def untracked_files(self) -> list[str]:
         proc = self._run("ls-files", "-z", "--others", "--exclude-standard", "--full-name")
