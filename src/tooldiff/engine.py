@@ -134,6 +134,8 @@ class _Locations:
         return out
 
 
+# Each tool rule part to run, with its code, module and context.
+Plan = list[tuple[str, ModuleType, Context, Any]]
 # A problem waiting for its line: (code, module, problem, toolset, tool it is reported at).
 Pending = tuple[str, ModuleType, Problem, Toolset, Tool]
 
@@ -358,10 +360,9 @@ def _analyse(
     pending: list[Pending] = []
     by_schema: dict[tuple[tuple[str, ...], str, str, str], list[tuple[str, ModuleType, Problem]]] = {}
     tools_seen = pairs_seen = toolsets_seen = tools_in_sets = 0
-    # The tool rules with their contexts, per target set (a handful for a whole run): first those whose
-    # problems depend on the schema alone, then the others. Tool rules never ask a context for other tools'
-    # targets (only toolset rules do), so their contexts need no toolset.
-    Plan = list[tuple[str, ModuleType, Context, Any]]
+    # The tool rules with their contexts, per target set (a handful for a whole run): the parts whose
+    # problems depend on the schema alone, then the rest (`rules.tool_rule_parts`). Tool rules never ask a
+    # context for other tools' targets (only toolset rules do), so their contexts need no toolset.
     plans: dict[tuple[str, ...], tuple[Plan, Plan]] = {}
     for ts, lo, hi, whole in work:
         for tool in ts.tools[lo:hi]:
@@ -377,11 +378,16 @@ def _analyse(
             plan = plans.get(names)
             if plan is None:
                 targets = tuple(TARGETS[n] for n in names)
-                steps = [(c, m, eng.context(c, targets), m.check) for c, m in tool_rules]
-                plan = plans[names] = (
-                    [st for st in steps if getattr(st[1], "SCHEMA_ONLY", False)],
-                    [st for st in steps if not getattr(st[1], "SCHEMA_ONLY", False)],
-                )
+                schema_steps: Plan = []
+                other_steps: Plan = []
+                for c, m in tool_rules:
+                    ctx = eng.context(c, targets)
+                    schema_part, rest = rules.tool_rule_parts(m)
+                    if schema_part is not None:
+                        schema_steps.append((c, m, ctx, schema_part))
+                    if rest is not None:
+                        other_steps.append((c, m, ctx, rest))
+                plan = plans[names] = (schema_steps, other_steps)
             by_schema_rules, other_rules = plan
             if by_schema_rules:
                 # Equal schemas are common (3,000 of 20k corpus tools share one): check each once. The

@@ -235,12 +235,23 @@ def test_key_order_never_changes_a_schema_rule_finding() -> None:
     assert [p.pointer for p in got] == ["/input_schema/properties/a/type"]
 
 
-def test_schema_only_rules_never_read_the_name_or_text() -> None:
-    schema = {"type": "object", "properties": {"q": {"type": "str", "$ref": "#/nowhere"}}, "if": {}}
+def test_schema_parts_never_read_the_name_or_text_and_the_parts_make_the_whole() -> None:
+    from tooldiff.rules import tool_rule_parts
+
+    schema = {"type": "object", "properties": {"q": {"type": "str", "$ref": "#/nowhere"}, "n": {}}, "if": {}}
+    split = 0
     for rule in TOOL_RULES:
         module = importlib.import_module(f"tooldiff.rules.{rule}")
-        if not getattr(module, "SCHEMA_ONLY", False):
+        schema_part, rest = tool_rule_parts(module)
+        ctx = Context(targets=resolve(tuple(TARGETS)), options=dict(getattr(module, "OPTIONS", {})))
+        for t in (tool(schema), tool(schema, name="x", description="")):
+            parts = [*(rest(t, ctx) if rest else ()), *(schema_part(t, ctx) if schema_part else ())]
+            assert sorted(map(repr, parts)) == sorted(map(repr, module.check(t, ctx))), rule
+        if schema_part is None:
             continue
-        plain = check(rule, tool(schema))
-        other = check(rule, tool(schema, name="other_tool", description="Something else entirely."))
+        split += rest is not None
+        plain = list(schema_part(tool(schema), ctx))
+        renamed = tool(schema, name="other_tool", description="Something else entirely.")
+        other = list(schema_part(renamed, ctx))
         assert plain == other, rule
+    assert split == 1  # missing-description: its property part is checked once per schema

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable
 from functools import cache
 from types import ModuleType
+from typing import Any
 
 # Provider schema lint (seed 002 and issue 2), then its toolset rules.
 LINT_MODULES: tuple[str, ...] = (
@@ -59,3 +61,16 @@ def registry() -> dict[str, ModuleType]:
 
 def get(code: str) -> ModuleType:
     return registry()[code]
+
+
+CheckFn = Callable[..., Iterable[Any]]
+
+
+def tool_rule_parts(module: ModuleType) -> tuple[CheckFn | None, CheckFn | None]:
+    """(the part that depends on the schema alone, the rest) of a tool rule; either may be None."""
+    if getattr(module, "SCHEMA_ONLY", False):
+        return module.check, None
+    schema_part: CheckFn | None = getattr(module, "check_schema", None)
+    if schema_part is not None:
+        return schema_part, module.check_tool
+    return None, module.check

@@ -14,6 +14,9 @@ Its docstring is the user documentation, with the sections *What it finds*, *Why
 - optionally `SCHEMA_ONLY = True` (tool rules): its problems depend only on the tool's `input_schema`,
   `format` and `schema_key` and on the context's targets and options, never on its name or text. The engine
   then runs it once per distinct schema and hands the same problems to every tool with that schema.
+- or, for a tool rule with only a part like that, `check_schema` (that part) and `check_tool` (the rest),
+  with `check` yielding both: the engine runs `check_schema` once per distinct schema and `check_tool` per
+  tool. `rules.tool_rule_parts` says which is which.
 
 Rules never do I/O; everything they need arrives in `Context`.
 """
@@ -39,8 +42,7 @@ class Context:
     tool_settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # For toolset rules: the targets of each tool (per-tool settings win over the toolset's).
     targets_of: Callable[[Tool], tuple[Target, ...]] | None = None
-    # Scratch space for what a rule derives from the targets and options alone (or from a schema alone,
-    # keyed by its canonical text): the engine shares one context among the tools of a run, so it is
-    # worked out once, not once per tool. Key by CODE, or by a tuple that starts with it.
+    # Scratch space for what a rule derives from the targets and options alone: the engine shares one
+    # context among the tools of a run, so it is worked out once, not once per tool. Key by CODE.
     # Not an init field: `dataclasses.replace` with new options starts from an empty memo.
-    memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+    memo: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)

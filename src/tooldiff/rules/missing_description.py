@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tooldiff import schemahash, schemawalk
+from tooldiff import schemawalk
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context
 
@@ -56,29 +56,35 @@ FIXED = [
 ]
 
 
-def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
-    targets = ctx.memo.get(CODE)
+def _targets(ctx: Context) -> tuple[str, ...]:
+    targets: tuple[str, ...] | None = ctx.memo.get(CODE)
     if targets is None:
         targets = ctx.memo[CODE] = tuple(t.name for t in ctx.targets)
+    return targets
+
+
+def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    yield from check_tool(tool, ctx)
+    yield from check_schema(tool, ctx)
+
+
+def check_tool(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    """The tool's own description (the part of `check` that reads the tool's text)."""
     if not tool.description.strip():
         yield Problem(
             message=f'The tool "{tool.name}" has no description.',
             fix="Say what the tool does, when to use it and when not to.",
             pointer="/description",
-            targets=targets,
+            targets=_targets(ctx),
             severity="warning",
         )
+
+
+def check_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    """The properties (the part of `check` that reads the schema alone; see `rules.base`)."""
     if not schemawalk.has_schema(tool):
         return
-    # The property findings depend on the schema alone, and equal schemas are common: once each.
-    key = (CODE, schemahash.schema_json(tool.input_schema))
-    found = ctx.memo.get(key)
-    if found is None:
-        found = ctx.memo[key] = tuple(_undescribed_properties(tool, targets))
-    yield from found
-
-
-def _undescribed_properties(tool: Tool, targets: tuple[str, ...]) -> Iterator[Problem]:
+    targets = _targets(ctx)
     for node in schemawalk.nodes(tool):
         s = node.schema
         if node.via != "properties" or not isinstance(s, dict) or "$ref" in s:
