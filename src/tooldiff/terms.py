@@ -12,7 +12,7 @@ the pair check can look for the neighbour's name in them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import chain
@@ -127,38 +127,33 @@ class Terms:
     contrast_possible: bool = field(default=False, compare=False, repr=False)  # it holds a contrast word
     _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
+    def _filled(self, key: str, fill: Callable[[], None]) -> frozenset[str]:
+        """The memoised set `key`, made by `fill` (which fills it and its sibling) on first use."""
+        if key not in self._memo:
+            fill()
+        out: frozenset[str] = self._memo[key]
+        return out
+
     @property
     def summary(self) -> frozenset[str]:
         """Terms of the name and the first sentence."""
-        if "summary" not in self._memo:
-            self._first_sentence()
-        out: frozenset[str] = self._memo["summary"]
-        return out
+        return self._filled("summary", self._first_sentence)
 
     @property
     def proper(self) -> frozenset[str]:
         """Proper nouns of the first sentence (GitHub, GitLab, Slack), lower-cased."""
-        if "proper" not in self._memo:
-            self._first_sentence()
-        out: frozenset[str] = self._memo["proper"]
-        return out
+        return self._filled("proper", self._first_sentence)
 
     @property
     def proper_any(self) -> frozenset[str]:
         """Proper nouns of the description (after a sentence's first word) that are also name terms: all
         that `pairs.vendor_terms` asks, and only of a name's edge terms, so it is worked out on demand."""
-        if "proper_any" not in self._memo:
-            self._proper_nouns()
-        out: frozenset[str] = self._memo["proper_any"]
-        return out
+        return self._filled("proper_any", self._proper_nouns)
 
     @property
     def lower(self) -> frozenset[str]:
         """Terms the description also writes in lower case; only filled when `proper_any` is not empty."""
-        if "lower" not in self._memo:
-            self._proper_nouns()
-        out: frozenset[str] = self._memo["lower"]
-        return out
+        return self._filled("lower", self._proper_nouns)
 
     def _proper_nouns(self) -> None:
         proper_any = lower = EMPTY
