@@ -177,8 +177,11 @@ def candidates(views: Sequence[ToolView], *, intent: bool = True) -> list[tuple[
       common to index, the argument shape (`shape:`) finds the synonym-named twins instead;
     - an alias notice meets the tool it names on `m:`.
 
-    Index hits that fail `may_flag` (a necessary condition of every pair rule) are dropped here, so
-    `check_pair` runs on few pairs.
+    Index hits that fail a condition every pair rule needs are dropped here, so `check_pair` runs on few
+    pairs. All four rules skip a tool they cannot analyse. H1.6 needs one tool's terms (and name terms)
+    inside the other's; intent overlap (and so blast-radius-twin) needs every core name term of each tool
+    in the other's text, bar an action term the other's compatible action may stand for (`overlap._has`),
+    unless one announces itself as the other's alias.
     """
     # Count every key in C, choose each tool's lookups, then build postings for the chosen keys only.
     n_term = Counter(chain.from_iterable(v.index_terms for v in views))  # `t:` keys
@@ -220,7 +223,7 @@ def candidates(views: Sequence[ToolView], *, intent: bool = True) -> list[tuple[
         for t in want_mention.intersection(v.mentions):
             by_mention[t].append(i)
 
-    # `may_flag`, inlined on precomputed sets: it runs on every index hit.
+    # That condition, on sets made once per tool: it runs on every index hit.
     facts = [
         (
             v.terms.all,
@@ -263,24 +266,6 @@ INTENT_CODES = frozenset({"intent-overlap", "blast-radius-twin"})  # the rules t
 
 def needs_intent(codes: Iterable[str]) -> bool:
     return not INTENT_CODES.isdisjoint(codes)
-
-
-def may_flag(a: ToolView, b: ToolView, *, intent: bool = True) -> bool:
-    """What every pair rule needs before it can fire, as set tests: most index hits fail it.
-
-    All four rules skip a tool they cannot analyse. H1.6 needs one tool's terms (and name terms) inside the
-    other's; intent overlap (and so blast-radius-twin) needs every core name term of each tool in the other's
-    text, bar an action term the other's compatible action may stand for (`overlap._has`), unless one
-    announces itself as the other's alias.
-    """
-    x, y = a.terms, b.terms
-    if not (x.analysable and y.analysable):
-        return False
-    if x.alias_sentences or y.alias_sentences:
-        return True
-    if (x.all <= y.all and x.name <= y.name) or (y.all <= x.all and y.name <= x.name):
-        return True
-    return intent and not (a.core_set - y.all - a.flex) and not (b.core_set - x.all - b.flex)
 
 
 def check_pair(a: ToolView, b: ToolView, contexts: Mapping[str, Context]) -> tuple[str, Problem] | None:
