@@ -18,9 +18,14 @@ from tooldiff.sources import FileSource, WorktreeSource
 CONFIG_NAMES = (".tooldiff.yml", ".tooldiff.yaml")
 
 
+def config_names(explicit: str | None = None) -> list[str]:
+    """Where the config is looked for: the file named, else the default names in order."""
+    return [explicit] if explicit else list(CONFIG_NAMES)
+
+
 def find_config(source: FileSource, explicit: str | None = None) -> Config:
     """The config named on the command line, else `.tooldiff.yml` at the root, else the defaults."""
-    names = [explicit] if explicit else list(CONFIG_NAMES)
+    names = config_names(explicit)
     found = source.read_many(names)
     for name in names:
         if name in found:

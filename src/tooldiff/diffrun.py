@@ -18,7 +18,7 @@ from typing import Literal
 
 from tooldiff import codetools, tokens
 from tooldiff.baseline import apply_status, load_baseline
-from tooldiff.check import CONFIG_NAMES, find_config
+from tooldiff.check import config_names, find_config
 from tooldiff.config import Config, ConfigError, config_hash
 from tooldiff.diff import TreeDiff, diff_toolsets
 from tooldiff.diffreport import compare, tool_report, toolset_report, translate
@@ -44,7 +44,7 @@ class Side:
 
 def _config_bytes(source: FileSource, path: str | None = None) -> bytes | None:
     """The config file's bytes: the one named (`config` input, `--config`), else the default names."""
-    names = [path] if path else list(CONFIG_NAMES)
+    names = config_names(path)
     got = source.read_many(names)
     return next((got[n] for n in names if n in got), None)
 
