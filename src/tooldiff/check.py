@@ -9,7 +9,7 @@ from pathlib import Path
 from tooldiff import split, workers
 from tooldiff.baseline import apply_status, load_baseline
 from tooldiff.config import Config, ConfigError, load_config
-from tooldiff.discover import group_toolsets, read_parse, select
+from tooldiff.discover import discover_selected, select
 from tooldiff.engine import analyse, gc_paused
 from tooldiff.model import Report
 from tooldiff.report import assemble, build_report
@@ -68,15 +68,14 @@ def run_check(
             part = split.run(source, config, chosen, groups, token_methods, say, jobs)
             return assemble(mode, part.toolsets, part.tools, apply_status(part.findings, baseline, config),
                             part.stats, head_ref=head_ref, token_methods=token_methods)
-        files, parsed, errors = read_parse(source, config, chosen.paths, chosen.explicit)
-        toolsets = group_toolsets(parsed, config)
-        tools = sum(len(ts.tools) for ts in toolsets)
-        say(f"analysing {tools:,} tool{'s' * (tools != 1)} in {len(toolsets):,} "
-            f"toolset{'s' * (len(toolsets) != 1)}")
-        analysis = analyse(toolsets, config, files, parse_errors=chosen.errors + errors,
+        found = discover_selected(source, config, chosen)
+        tools = sum(len(ts.tools) for ts in found.toolsets)
+        say(f"analysing {tools:,} tool{'s' * (tools != 1)} in {len(found.toolsets):,} "
+            f"toolset{'s' * (len(found.toolsets) != 1)}")
+        analysis = analyse(found.toolsets, config, found.files, parse_errors=found.errors,
                            token_methods=token_methods)
         findings = apply_status(analysis.findings, baseline, config)
-        return build_report(mode, toolsets, analysis, findings, config, head_ref=head_ref,
+        return build_report(mode, found.toolsets, analysis, findings, config, head_ref=head_ref,
                             token_methods=token_methods)
 
 

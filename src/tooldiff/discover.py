@@ -181,7 +181,13 @@ def discover(
     known: Mapping[str, ParsedFile] | None = None,
 ) -> Discovery:
     """Tool files of `source`; `known` holds parse results of files already parsed from the same source."""
-    chosen = select(source, config, paths)
+    return discover_selected(source, config, select(source, config, paths), known)
+
+
+def discover_selected(
+    source: FileSource, config: Config, chosen: Selection, known: Mapping[str, ParsedFile] | None = None
+) -> Discovery:
+    """`discover` of files already selected."""
     files, parsed, errors = read_parse(source, config, chosen.paths, chosen.explicit, known)
     return Discovery(files=files, parsed=parsed, toolsets=group_toolsets(parsed, config),
                      errors=chosen.errors + errors)
