@@ -226,8 +226,6 @@ def run_diff(
     if config.sources and not run:
         notes.append("Configured commands were not run (untrusted head under pull_request_target).")
     renames = git.renames(merge_base, target)
-    if worktree:
-        renames.update(git.untracked_renames(merge_base))
     return diff_sides(base_side, head_side, renames, config, full=cfg.full_scope, notes=notes,
                       changes=config_changes(base_src, head_src, cfg),
                       base_ref=merge_base, head_ref=None if worktree else head_sha,

@@ -208,8 +208,13 @@ class GitRepo:
         return out
 
     def renames(self, base: str, head: str | None) -> dict[str, str]:
-        """Old path -> new path, by git's rename detection (`head=None`: the work tree)."""
-        return {old: new for st, old, new in self._name_status(base, head) if st == "R" and new is not None}
+        """Old path -> new path, by git's rename detection (`head=None`: the work tree, where a move not yet
+        added is found by content too)."""
+        changes = self._name_status(base, head)
+        out = {old: new for st, old, new in changes if st == "R" and new is not None}
+        if head is None:
+            out.update(self._untracked_renames(base, [old for st, old, _ in changes if st == "D"]))
+        return out
 
     def changed_paths(self, base: str, head: str | None) -> list[str]:
         """Every path added, removed, modified or renamed (both names of a rename)."""
@@ -226,10 +231,11 @@ class GitRepo:
         paths = {_decode(p) for p in proc.stdout.split(b"\0") if p}
         return sorted(p for p in paths if os.path.lexists(self.root / p))
 
-    def untracked_renames(self, base: str, max_bytes: int = 20_000_000) -> dict[str, str]:
+    def _untracked_renames(
+        self, base: str, deleted: list[str], max_bytes: int = 20_000_000
+    ) -> dict[str, str]:
         """Old path -> new path for tracked files deleted from the work tree whose exact content is back as
         an untracked file: a move not yet `git add`-ed, which git's own rename detection cannot see."""
-        deleted = [old for status, old, _ in self._name_status(base, None) if status == "D"]
         if not deleted:
             return {}
         tree = self.tree(base)
