@@ -80,6 +80,24 @@ def test_pool_map_keeps_order_shares_the_queue_and_redoes_a_dead_worker() -> Non
     assert workers.pool_map(_square, [3], 4) == [(9, False)]
 
 
+_CALLS: list[int] = []
+
+
+def _slow_square_dies_on_third(x: int) -> tuple[int, bool]:
+    if os.getpid() != PARENT:
+        _CALLS.append(x)
+        if len(_CALLS) == 3:
+            os._exit(3)  # after sending its first two results
+    return _slow_square(x)
+
+
+@linux_only
+def test_pool_map_keeps_what_a_worker_sent_before_it_died_and_redoes_the_rest() -> None:
+    got = workers.pool_map(_slow_square_dies_on_third, list(range(30)), 2)
+    assert [v for v, _ in got] == [x * x for x in range(30)]
+    assert sum(child for _, child in got) == 2
+
+
 @pytest.mark.parametrize(("raw", "want"), [("1", 1), ("3", 3), ("0", 1), ("x", 1)])
 def test_jobs_from_the_environment(monkeypatch: pytest.MonkeyPatch, raw: str, want: int) -> None:
     monkeypatch.setenv("TOOLDIFF_JOBS", raw)
