@@ -18,7 +18,8 @@ from tooldiff.lexicon import lexicon
 from tooldiff.terms import fold_plural, split_identifier
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen (see `model`): one per argument of every tool the pair rules compare. Hashable as before.
+@dataclass(slots=True, unsafe_hash=True)
 class Arg:
     name: str
     key: str  # canonical name after the argument synonyms
