@@ -68,6 +68,8 @@ def _has(x: ToolView, y: ToolView, term: str) -> bool:
 
 def missing_name_terms(x: ToolView, y: ToolView) -> frozenset[str]:
     """Terms of x's name (vendor prefix aside) that y's text lacks: a request could be tested against them."""
+    if x.core_set <= y.terms.all:  # the usual answer for a candidate pair, found in C
+        return frozenset()
     return frozenset(t for t in x.core if not _has(x, y, t))
 
 
