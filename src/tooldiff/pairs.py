@@ -234,30 +234,32 @@ def candidates(views: Sequence[ToolView], *, intent: bool = True) -> list[tuple[
         )
         for v in views
     ]
-    seen: set[tuple[int, int]] = set()
+    # Each tool's hits, deduplicated in C; a pair met from both ends is judged at the first.
+    met: list[set[int]] = []
     out: list[tuple[int, int]] = []
     for i, (name, term, core, shape, mentions) in enumerate(chosen):
         x_all, x_name, x_need, x_ok, x_alias = facts[i]
         if not x_ok:
+            met.append(set())
             continue  # no rule compares a tool it cannot analyse
         hits = [by_name[name] if name else [], by_term[term] if term else []]
         hits.append(by_term[core] if core else by_shape[shape] if shape else [])
         hits += [by_mention[m] for m in mentions]
-        for hit in hits:
-            for j in hit:
-                pair = (i, j) if i < j else (j, i)
-                if j == i or pair in seen:
-                    continue
-                seen.add(pair)
-                y_all, y_name, y_need, y_ok, y_alias = facts[j]
-                if y_ok and (
-                    x_alias
-                    or y_alias
-                    or (x_all <= y_all and x_name <= y_name)
-                    or (y_all <= x_all and y_name <= x_name)
-                    or (x_need is not None and y_need is not None and x_need <= y_all and y_need <= x_all)
-                ):
-                    out.append(pair)
+        js = set(chain.from_iterable(hits))
+        js.discard(i)
+        met.append(js)
+        for j in js:
+            if j < i and i in met[j]:
+                continue
+            y_all, y_name, y_need, y_ok, y_alias = facts[j]
+            if y_ok and (
+                x_alias
+                or y_alias
+                or (x_all <= y_all and x_name <= y_name)
+                or (y_all <= x_all and y_name <= x_name)
+                or (x_need is not None and y_need is not None and x_need <= y_all and y_need <= x_all)
+            ):
+                out.append((i, j) if i < j else (j, i))
     return sorted(out)
 
 
