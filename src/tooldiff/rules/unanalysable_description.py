@@ -25,7 +25,7 @@ from collections.abc import Iterable
 
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context
-from tooldiff.terms import analysable
+from tooldiff.terms import extract
 
 CODE = "unanalysable-description"
 SEVERITY: Severity = "info"
@@ -50,7 +50,10 @@ FIXED = [
 def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
     if not (tool.description or "").strip():
         return
-    ok, why = analysable(tool.description)
+    # The pair rules' own verdict (`extract` is cached, and they ask for it next), so this finding says
+    # exactly which tools they skipped.
+    terms = extract(tool.name, tool.description or "")
+    ok, why = terms.analysable, terms.why_unanalysable
     if not ok:
         yield Problem(
             message=(
