@@ -382,6 +382,8 @@ def _analyse(
                 other_steps: Plan = []
                 for c, m in tool_rules:
                     ctx = eng.context(c, targets)
+                    if not rules.applies(m, ctx):
+                        continue  # e.g. a strict-mode rule where no target is strict
                     schema_part, rest = rules.tool_rule_parts(m)
                     if schema_part is not None:
                         schema_steps.append((c, m, ctx, schema_part))

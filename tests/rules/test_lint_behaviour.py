@@ -255,3 +255,32 @@ def test_schema_parts_never_read_the_name_or_text_and_the_parts_make_the_whole()
         other = list(schema_part(renamed, ctx))
         assert plain == other, rule
     assert split == 1  # missing-description: its property part is checked once per schema
+
+
+def test_a_rule_that_says_it_does_not_apply_finds_nothing() -> None:
+    # The engine leaves a rule out for a target set where its `applies` is False; that must lose nothing.
+    import json
+    from itertools import combinations
+    from pathlib import Path
+
+    records: list[dict[str, Any]] = []
+    for path in sorted((Path(__file__).resolve().parents[1] / "fixtures" / "lint").glob("*.json")):
+        case = json.loads(path.read_text(encoding="utf-8"))
+        records += case["bad"] + case["good"]
+    for rule in TOOL_RULES:
+        module = importlib.import_module(f"tooldiff.rules.{rule}")
+        records += module.EXAMPLE + module.FIXED
+    tools = [tool(r.get("input_schema"), r["name"], r.get("description", "")) for r in records]
+    target_sets = [c for n in (1, 2, 3) for c in combinations(sorted(TARGETS), n)]
+    seen_false = 0
+    for rule in TOOL_RULES:
+        module = importlib.import_module(f"tooldiff.rules.{rule}")
+        if not hasattr(module, "applies"):
+            continue
+        for names in target_sets:
+            ctx = Context(targets=resolve(names), options=dict(getattr(module, "OPTIONS", {})))
+            if module.applies(ctx):
+                continue
+            seen_false += 1
+            assert [p for t in tools for p in module.check(t, ctx)] == [], (rule, names)
+    assert seen_false  # the default targets of MCP and bare records leave the strict-mode rules out

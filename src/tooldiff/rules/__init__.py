@@ -66,6 +66,12 @@ def get(code: str) -> ModuleType:
 CheckFn = Callable[..., Iterable[Any]]
 
 
+def applies(module: ModuleType, ctx: Any) -> bool:
+    """False when the rule's `applies` says it cannot find anything under these targets and options."""
+    test: Callable[[Any], bool] | None = getattr(module, "applies", None)
+    return test is None or test(ctx)
+
+
 def tool_rule_parts(module: ModuleType) -> tuple[CheckFn | None, CheckFn | None]:
     """(the part that depends on the schema alone, the rest) of a tool rule; either may be None."""
     if getattr(module, "SCHEMA_ONLY", False):

@@ -55,8 +55,20 @@ FIXED = [
 ]
 
 
+def _targets(ctx: Context) -> tuple[str, ...]:
+    """The targets that require every property (worked out once per context)."""
+    targets = ctx.memo.get(CODE)
+    if targets is None:
+        targets = ctx.memo[CODE] = tuple(t.name for t in ctx.targets if t.all_properties_required)
+    return targets
+
+
+def applies(ctx: Context) -> bool:
+    return bool(_targets(ctx))
+
+
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
-    targets = tuple(t.name for t in ctx.targets if t.all_properties_required)
+    targets = _targets(ctx)
     if not targets or not schemawalk.has_schema(tool):
         return
     for prop in schemawalk.object_properties(tool):

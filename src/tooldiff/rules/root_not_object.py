@@ -53,10 +53,20 @@ FIXED = [
 ]
 
 
-def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+def _targets(ctx: Context) -> tuple[str, ...]:
+    """The targets that require an object at the root (worked out once per context)."""
     targets = ctx.memo.get(CODE)
     if targets is None:
         targets = ctx.memo[CODE] = tuple(t.name for t in ctx.targets if t.root_must_be_object)
+    return targets
+
+
+def applies(ctx: Context) -> bool:
+    return bool(_targets(ctx))
+
+
+def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    targets = _targets(ctx)
     if not targets or not schemawalk.has_schema(tool):
         return
     schema = tool.input_schema

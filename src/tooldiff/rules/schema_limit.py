@@ -96,16 +96,28 @@ def _over(targets: tuple[Target, ...], attr: str, value: int) -> tuple[tuple[str
     return tuple(n for n, _ in hit), min((lim for _, lim in hit), default=0)
 
 
+def _limited(ctx: Context) -> tuple[Target, ...]:
+    """The targets with a structured-output limit (worked out once per context)."""
+    limited = ctx.memo.get(CODE)
+    if limited is None:
+        limited = ctx.memo[CODE] = tuple(
+            t
+            for t in ctx.targets
+            if t.max_nesting_depth
+            or t.max_total_properties
+            or t.max_total_enum_values
+            or t.max_total_string_chars
+            or t.max_large_enum_string_chars
+        )
+    return limited
+
+
+def applies(ctx: Context) -> bool:
+    return bool(_limited(ctx))
+
+
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
-    limited = tuple(
-        t
-        for t in ctx.targets
-        if t.max_nesting_depth
-        or t.max_total_properties
-        or t.max_total_enum_values
-        or t.max_total_string_chars
-        or t.max_large_enum_string_chars
-    )
+    limited = _limited(ctx)
     if not limited or not schemawalk.has_schema(tool):
         return
     thresholds = [t.large_enum_threshold for t in limited if t.large_enum_threshold is not None]

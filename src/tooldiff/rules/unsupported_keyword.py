@@ -79,11 +79,19 @@ def _setup(ctx: Context) -> tuple[list[tuple[str, frozenset[str]]], frozenset[st
     return rejecting, frozenset().union(*(kws for _, kws in rejecting))
 
 
-def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+def _memo(ctx: Context) -> tuple[list[tuple[str, frozenset[str]]], frozenset[str]]:
     setup = ctx.memo.get(CODE)
     if setup is None:
         setup = ctx.memo[CODE] = _setup(ctx)
-    rejecting, watched = setup
+    return setup
+
+
+def applies(ctx: Context) -> bool:
+    return bool(_memo(ctx)[0])
+
+
+def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    rejecting, watched = _memo(ctx)
     if not rejecting or not schemawalk.has_schema(tool):
         return
     for node in schemawalk.nodes(tool):
