@@ -7,9 +7,10 @@ rule never needs to know where its tool came from.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import attrgetter
 from types import ModuleType
 from typing import Any, NamedTuple, Protocol
 
@@ -457,5 +458,7 @@ def _tool_named(ts: Toolset, names: tuple[str, ...]) -> Tool | None:
     return None
 
 
-def finding_order(f: Finding) -> tuple[str, int, str, str, str]:
-    return (f.file, f.line, f.code, f.pointer, f.fingerprint)
+# The order of findings in a report: (file, line, code, pointer, fingerprint), read in C.
+finding_order: Callable[[Finding], tuple[str, int, str, str, str]] = attrgetter(
+    "file", "line", "code", "pointer", "fingerprint"
+)

@@ -212,7 +212,7 @@ def merge(parts: Sequence[Part], errors: Sequence[ParseError], config: Config) -
         out.findings.extend(part.findings)
         for k, v in part.stats.items():
             out.stats[k] = out.stats.get(k, 0) + v
-    out.toolsets.sort(key=lambda ts: ts.id)
-    out.tools.sort(key=lambda t: t.toolset)  # stable: each toolset's tools keep their order
+    out.toolsets.sort(key=attrgetter("id"))
+    out.tools.sort(key=attrgetter("toolset"))  # stable: each toolset's tools keep their order
     out.findings.sort(key=finding_order)
     return out
