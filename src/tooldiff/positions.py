@@ -25,11 +25,19 @@ WS = re.compile(r"[ \t\n\r]*")
 _WS = WS
 _DECODER = json.JSONDecoder()
 _scan_value = _DECODER.scan_once  # type: ignore[attr-defined]
+
+
+def _scan_end(s: str, i: int) -> int:
+    """The offset just past the JSON value at i (the C scanner decodes it; only its end is kept)."""
+    end: int = _scan_value(s, i)[1]
+    return end
 scan_string = json.decoder.scanstring  # type: ignore[attr-defined]
 _scan_string = scan_string
 # A key without escapes with its colon, and what follows a value: one regex call each instead of three.
 _KEY = re.compile(r'"([^"\\]*)"[ \t\n\r]*:[ \t\n\r]*')
 _AFTER = re.compile(r"[ \t\n\r]*([,}\]])[ \t\n\r]*")
+# What follows a member's value when another plain member follows: comma, key, colon.
+_NEXT_KEY = re.compile(r'[ \t\n\r]*,[ \t\n\r]*"([^"\\]*)"[ \t\n\r]*:[ \t\n\r]*')
 # Trie marker: not a str, so no JSON key (tool text is hostile: "\u0000wanted" is a key) can collide.
 _WANTED: Any = object()
 
@@ -100,39 +108,72 @@ class JsonSpans:
         s = self.text
         ch = s[i]
         if ch != "{" and ch != "[":
-            return int(_scan_value(s, i)[1])
-        is_object = ch == "{"
+            return _scan_end(s, i)
         i = _WS.match(s, i + 1).end()  # type: ignore[union-attr]
-        if s[i] == ("}" if is_object else "]"):
+        if ch == "[":
+            return self._walk_list(i, trie, path, out, sib)
+        if s[i] == "}":
             return i + 1
-        base, get, key_at, after = self.base, trie.get, _KEY.match, _AFTER.match
+        base, get, scan, next_key = self.base, trie.get, _scan_value, _NEXT_KEY.match
+        kstart = i
+        key, i = self._key(i)
+        end: int
+        while True:
+            sub = get(key)
+            if sub is None:
+                end = scan(s, i)[1]
+            else:
+                if len(sub) > 1 or _WANTED not in sub:
+                    end = self._walk(i, sub, (*path, key), out, sib)
+                else:
+                    end = scan(s, i)[1]
+                if _WANTED in sub:  # a duplicate key overwrites: last wins, as in json.loads
+                    out[(*path, key)] = (base + kstart, base + i, base + end)
+            if sib is not None:
+                sib[(*path, key)] = (base + kstart, base + i, base + end)
+            m = next_key(s, end)  # the comma, the next plain key and its colon: one match per member
+            if m is not None:
+                kstart, key, i = m.start(1) - 1, m.group(1), m.end()
+                continue
+            m = _AFTER.match(s, end)  # the closing brace, or a comma before a key with escapes
+            if m is None:
+                return int(_WS.match(s, end).end()) + 1  # type: ignore[union-attr]
+            if m.group(1) != ",":
+                return m.start(1) + 1
+            kstart = m.end()
+            key, i = self._key(kstart)
+
+    def _key(self, i: int) -> tuple[str, int]:
+        """The object key at offset i and the offset of its value."""
+        s = self.text
+        m = _KEY.match(s, i)  # a plain key, its colon and spaces in one match; escapes take the long way
+        if m is not None:
+            return m.group(1), m.end()
+        key, i = _scan_string(s, i + 1)
+        i = _WS.match(s, i).end()  # type: ignore[union-attr]
+        return key, _WS.match(s, i + 1).end()  # type: ignore[union-attr]  # past ':'
+
+    def _walk_list(
+        self, i: int, trie: dict[str, Any], path: Path, out: dict[Path, Span], sib: dict[Path, Span] | None
+    ) -> int:
+        s = self.text
+        if s[i] == "]":
+            return i + 1
+        base, get = self.base, trie.get
         index = 0
         while True:
-            kstart = i
-            if is_object:
-                m = key_at(s, i)  # a plain key, its colon and spaces in one match; escapes take the long way
-                if m is not None:
-                    key, i = m.group(1), m.end()
-                else:
-                    key, i = _scan_string(s, i + 1)
-                    i = _WS.match(s, i).end()  # type: ignore[union-attr]
-                    i = _WS.match(s, i + 1).end()  # type: ignore[union-attr]  # past ':'
-            else:
-                key = str(index)
-                index += 1
+            key = str(index)
+            index += 1
             sub = get(key)
-            vstart = i
-            if sub is None:
-                end = int(_scan_value(s, i)[1])
-            elif len(sub) > 1 or _WANTED not in sub:
-                end = self._walk(i, sub, (*path, key), out, sib)
+            if sub is None or (len(sub) == 1 and _WANTED in sub):
+                end = _scan_end(s, i)
             else:
-                end = int(_scan_value(s, i)[1])
-            if sub is not None and _WANTED in sub:  # a duplicate key overwrites: last wins, as in json.loads
-                out[(*path, key)] = (base + kstart, base + vstart, base + end)
+                end = self._walk(i, sub, (*path, key), out, sib)
+            if sub is not None and _WANTED in sub:
+                out[(*path, key)] = (base + i, base + i, base + end)
             if sib is not None:
-                sib[(*path, key)] = (base + kstart, base + vstart, base + end)
-            m = after(s, end)  # the separator or closing bracket, with the spaces around it
+                sib[(*path, key)] = (base + i, base + i, base + end)
+            m = _AFTER.match(s, end)  # the separator or closing bracket, with the spaces around it
             if m is None:
                 return int(_WS.match(s, end).end()) + 1  # type: ignore[union-attr]
             if m.group(1) != ",":
