@@ -57,6 +57,8 @@ def _ignored(finding: Finding, config: Config) -> bool:
 
 def apply_status(findings: Iterable[Finding], baseline: Baseline, config: Config) -> list[Finding]:
     """Mark ignored and baselined findings; leave `new` and `existing` as they are otherwise."""
+    if not config.ignores and not baseline.entries:
+        return list(findings)  # nothing to mark (this runs after the workers, on the critical path)
     out: list[Finding] = []
     for f in findings:
         if _ignored(f, config):
