@@ -182,7 +182,25 @@ def candidates(views: Sequence[ToolView], *, intent: bool = True) -> list[tuple[
     inside the other's; intent overlap (and so blast-radius-twin) needs every core name term of each tool
     in the other's text, bar an action term the other's compatible action may stand for (`overlap._has`),
     unless one announces itself as the other's alias.
+
+    A toolset of at most `EXHAUSTIVE_MAX` tools is searched exhaustively instead: every pair is tested
+    against that condition, which costs less than building the index at that size. The index is complete
+    for what the rules can flag (the tests compare it with brute force), so the findings are the same; only
+    pairs that pass the condition without sharing a rare key are added, and the rules drop them.
     """
+    # That condition, on sets made once per tool: it runs on every index hit (or every pair).
+    facts = [
+        (
+            v.terms.all,
+            v.terms.name,
+            (v.core_set - v.flex if v.flex else v.core_set) if intent else None,
+            v.terms.analysable,
+            bool(v.terms.alias_sentences),
+        )
+        for v in views
+    ]
+    if len(views) <= EXHAUSTIVE_MAX:
+        return _every_pair(facts)
     # Count every key in C, choose each tool's lookups, then build postings for the chosen keys only.
     n_term = Counter(chain.from_iterable(v.index_terms for v in views))  # `t:` keys
     n_name = Counter(chain.from_iterable(v.terms.name for v in views))  # `n:` keys
@@ -223,23 +241,11 @@ def candidates(views: Sequence[ToolView], *, intent: bool = True) -> list[tuple[
         for t in want_mention.intersection(v.mentions):
             by_mention[t].append(i)
 
-    # That condition, on sets made once per tool: it runs on every index hit.
-    facts = [
-        (
-            v.terms.all,
-            v.terms.name,
-            (v.core_set - v.flex if v.flex else v.core_set) if intent else None,
-            v.terms.analysable,
-            bool(v.terms.alias_sentences),
-        )
-        for v in views
-    ]
     # Each tool's hits, deduplicated in C; a pair met from both ends is judged at the first.
     met: list[set[int]] = []
     out: list[tuple[int, int]] = []
     for i, (name, term, core, shape, mentions) in enumerate(chosen):
-        x_all, x_name, x_need, x_ok, x_alias = facts[i]
-        if not x_ok:
+        if not facts[i][3]:
             met.append(set())
             continue  # no rule compares a tool it cannot analyse
         hits = [by_name[name] if name else [], by_term[term] if term else []]
@@ -248,19 +254,46 @@ def candidates(views: Sequence[ToolView], *, intent: bool = True) -> list[tuple[
         js = set(chain.from_iterable(hits))
         js.discard(i)
         met.append(js)
-        for j in js:
-            if j < i and i in met[j]:
-                continue
-            y_all, y_name, y_need, y_ok, y_alias = facts[j]
-            if y_ok and (
-                x_alias
-                or y_alias
-                or (x_all <= y_all and x_name <= y_name)
-                or (y_all <= x_all and y_name <= x_name)
-                or (x_need is not None and y_need is not None and x_need <= y_all and y_need <= x_all)
-            ):
-                out.append((i, j) if i < j else (j, i))
+        _test(i, js, facts, out, met)
     return sorted(out)
+
+
+EXHAUSTIVE_MAX = 64  # tools; n * n / 2 tests of the condition cost less than the index up to about here
+
+Facts = tuple[frozenset[str], frozenset[str], frozenset[str] | None, bool, bool]
+
+
+def _every_pair(facts: Sequence[Facts]) -> list[tuple[int, int]]:
+    """The pairs (i, j), i < j, that pass the condition of `candidates`, tested one by one."""
+    out: list[tuple[int, int]] = []
+    for i, fact in enumerate(facts):
+        if fact[3]:
+            _test(i, range(i + 1, len(facts)), facts, out)
+    return out
+
+
+def _test(
+    i: int,
+    js: Iterable[int],
+    facts: Sequence[Facts],
+    out: list[tuple[int, int]],
+    met: list[set[int]] | None = None,
+) -> None:
+    """Append (i, j) in order for each j whose pair with i passes the condition. With `met` (the index's
+    hits of each tool so far), a pair the earlier tool already met is skipped: it was judged there."""
+    x_all, x_name, x_need, _, x_alias = facts[i]
+    for j in js:
+        if met is not None and j < i and i in met[j]:
+            continue
+        y_all, y_name, y_need, y_ok, y_alias = facts[j]
+        if y_ok and (
+            x_alias
+            or y_alias
+            or (x_all <= y_all and x_name <= y_name)
+            or (y_all <= x_all and y_name <= x_name)
+            or (x_need is not None and y_need is not None and x_need <= y_all and y_need <= x_all)
+        ):
+            out.append((i, j) if i < j else (j, i))
 
 
 INTENT_CODES = frozenset({"intent-overlap", "blast-radius-twin"})  # the rules that need intent candidates

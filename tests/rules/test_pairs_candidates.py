@@ -6,6 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from tooldiff import pairs
 from tooldiff.eval import make_tool
 from tooldiff.pairs import ToolView, analyse, candidates, check_pair
 from tooldiff.rules import PAIR_PRECEDENCE
@@ -17,6 +20,14 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 H16_CONTEXTS = {code: CTX for code in ("mutual-nondistinction", "directional-domination")}
+
+
+@pytest.fixture(params=["index", "default"])
+def search(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test with the index for every toolset size, and with the default (small ones exhaustive)."""
+    if request.param == "index":
+        monkeypatch.setattr(pairs, "EXHAUSTIVE_MAX", 0)
+    return str(request.param)
 
 
 def _flagged(views: list[ToolView], contexts: dict[str, Context] = CONTEXTS) -> set[tuple[int, int]]:
@@ -32,7 +43,7 @@ def _views(records: list[dict[str, Any]]) -> list[ToolView]:
     return [analyse(make_tool(r, i), CTX) for i, r in enumerate(records)]
 
 
-def test_candidates_are_ordered_unique_pairs() -> None:
+def test_candidates_are_ordered_unique_pairs(search: str) -> None:
     views = _views(
         [
             {"name": "search_docs", "description": "Search the docs."},
@@ -45,14 +56,14 @@ def test_candidates_are_ordered_unique_pairs() -> None:
     assert (0, 1) in got and (0, 2) not in got
 
 
-def test_complete_on_own_and_frozen_cases() -> None:
+def test_complete_on_own_and_frozen_cases(search: str) -> None:
     for name in ("own.json", "frozen.json"):
         for case in json.loads((REPO / "tests/eval" / name).read_text("utf-8")):
             views = _views(case["tools"])
             assert _flagged(views) <= set(candidates(views)), case["case"]
 
 
-def test_without_the_intent_rules_the_search_still_finds_every_h16_pair() -> None:
+def test_without_the_intent_rules_the_search_still_finds_every_h16_pair(search: str) -> None:
     # Disabling intent-overlap and blast-radius-twin drops their keys; what H1.6 flags must stay found.
     seen_h16 = 0
     for name in ("own.json", "frozen.json"):
@@ -66,10 +77,27 @@ def test_without_the_intent_rules_the_search_still_finds_every_h16_pair() -> Non
     assert seen_h16 > 0
 
 
-def test_complete_on_seed_cases(shared_dir: Path) -> None:
+def test_complete_on_seed_cases(shared_dir: Path, search: str) -> None:
     for case in json.loads((shared_dir / "cases/seed-cases.json").read_text("utf-8")):
         views = _views(case["tools"])
         assert _flagged(views) <= set(candidates(views)), case["case"]
+
+
+def test_a_small_toolset_searched_exhaustively_flags_what_the_index_flags(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Exhaustive search may add pairs that pass the condition without sharing a rare key; no rule flags them.
+    for name in ("own.json", "frozen.json"):
+        for case in json.loads((REPO / "tests/eval" / name).read_text("utf-8")):
+            views = _views(case["tools"])
+            assert len(views) <= pairs.EXHAUSTIVE_MAX
+            every = set(candidates(views))
+            with monkeypatch.context() as m:
+                m.setattr(pairs, "EXHAUSTIVE_MAX", 0)
+                indexed = set(candidates(views))
+            assert indexed <= every, case["case"]
+            flag = {p for p in every if check_pair(views[p[0]], views[p[1]], CONTEXTS) is not None}
+            assert flag <= indexed, case["case"]
 
 
 def test_complete_on_labelled_pairs_as_one_toolset(shared_dir: Path) -> None:
