@@ -138,3 +138,49 @@ def test_tool_records_know_where_they_start_and_their_findings_lines_match_the_f
         slow.append(tool.line if line is None else line)
     assert fast == slow
     assert len(set(fast)) > 4  # property lines, not just the tools' own
+
+
+def test_findings_on_properties_keep_their_lines_whatever_else_the_record_holds() -> None:
+    # The record walk jumps to a property whose name is a key only once in the record; everything else
+    # (a name used twice, a duplicate key, \u escapes, a name JSON may escape) must still give the line
+    # the full walk of the file gives, and the record's end must be where its text ends.
+    from tooldiff.engine import _Locations
+
+    def tool(name: str, props: str) -> str:
+        return f'{{"name": "{name}", "description": "Do it.",\n "input_schema": {{"type": "object",\n' \
+               f' "properties": {{{props}}}}}}}'
+
+    records = [
+        tool("plain", '\n"a": {"type": "str"},\n"b": {"type": "string"}'),
+        tool("nested", '\n"a": {"type": "object", "properties": {\n"b": {"type": "str"}}},\n'
+                       '"b": {"type": "x"}'),
+        tool("twice", '\n"b": {"type": "str"},\n"a": {"type": "int"},\n"b": {"type": "float"}'),
+        tool("escaped", '\n"\\u0061": {"type": "str"},\n"b": {"type": "str", "description": "caf\\u00e9"}'),
+        tool("odd", '\n"a/b": {"type": "str"},\n"a\\"q": {"type": "int"},\n"b": {"type": "str"}'),
+        tool("quoted", '\n"a": {"type": "str", "description": "use \\"b\\": 1"},\n"b": {"type": "int"}'),
+    ]
+    text = "[\n" + ",\n".join(records) + "\n]\n"
+    data = text.encode()
+    parsed = parse_bytes("t.json", data).tools
+    assert [t.name for t in parsed] == ["plain", "nested", "twice", "escaped", "odd", "quoted"]
+    for t in parsed:
+        value, end = json.JSONDecoder().raw_decode(text, t.offset)
+        assert value["name"] == t.name and end == t.end_offset
+    pointers = ("/input_schema/properties/a/type", "/input_schema/properties/b",
+                "/input_schema/properties/b/type", "/input_schema/properties/a/properties/b/type",
+                "/input_schema/properties/a~1b/type", '/input_schema/properties/a"q/type')
+    wanted = [(t, p) for t in parsed for p in pointers]
+    fast = _Locations({"t.json": data}).lines(wanted)
+    loc = Locator("t.json", data)
+    slow = []
+    for t, pointer in wanted:
+        line = None
+        path = t.schema_pointer + pointer[len("/input_schema"):]
+        while line is None and path != t.schema_pointer:
+            line = loc.line(path)
+            path = path.rsplit("/", 1)[0]
+        slow.append(t.line if line is None else line)
+    assert fast == slow
+    lines = text.split("\n")
+    twice_b = fast[next(k for k, (t, p) in enumerate(wanted) if t.name == "twice" and p.endswith("/b"))]
+    assert '"float"' in lines[twice_b - 1]  # the last of a duplicate key, as json.loads keeps it

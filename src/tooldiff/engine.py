@@ -80,14 +80,18 @@ class _Locations:
 
     def _from_records(self, wanted: Sequence[tuple[Tool, str]]) -> dict[int, int]:
         """Index in `wanted` -> line, for the pointers found by walking their tool's record alone."""
-        asks: dict[str, dict[int, list[tuple[int, Path]]]] = {}  # file -> record offset -> (index, path)
+        # file -> (record start, end) -> (index in `wanted`, path inside the record, whether the parse has it)
+        asks: dict[str, dict[tuple[int, int], list[tuple[int, Path, bool]]]] = {}
         for k, (tool, pointer) in enumerate(wanted):
             if tool.offset < 0 or not pointer.startswith("/input_schema") or not tool.schema_pointer:
                 continue
             if not tool.schema_pointer.startswith(tool.pointer):
                 continue
-            inside = tool.schema_pointer[len(tool.pointer):] + pointer[len("/input_schema"):]
-            asks.setdefault(tool.file, {}).setdefault(tool.offset, []).append((k, split_pointer(inside)))
+            below = pointer[len("/input_schema"):]
+            path = split_pointer(tool.schema_pointer[len(tool.pointer):] + below)
+            record = (tool.offset, tool.end_offset)
+            there = _has_path(tool.input_schema, split_pointer(below))
+            asks.setdefault(tool.file, {}).setdefault(record, []).append((k, path, there))
         found: dict[int, int] = {}
         for file, records in asks.items():
             data = self._files.get(file)
@@ -133,6 +137,20 @@ class _Locations:
                     line = next((n for n in map(known.__getitem__, chain) if n is not None), None)
             out.append(tool.line if line is None else line)
         return out
+
+
+def _has_path(value: Any, path: Path) -> bool:
+    """Whether `path` leads somewhere in the parsed value (a finding may point at a default filled in)."""
+    for token in path:
+        if isinstance(value, dict):
+            if token not in value:
+                return False
+            value = value[token]
+        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return False
+    return True
 
 
 # Each tool rule part to run, with its code, module and context.

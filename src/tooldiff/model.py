@@ -48,9 +48,11 @@ class Tool:
     output_schema: Any = None
     # The schema keyword the source used; "" when the tool has no input schema at all.
     schema_key: str = ""
-    # Where the tool's record starts in its file's text (characters), when the JSON parse saw it: lines of
-    # findings inside the record are then found from there instead of from the top of the file. -1: unknown.
+    # Where the tool's record starts and ends in its file's text (characters), when the JSON parse saw it:
+    # lines of findings inside the record are then found from there instead of from the top of the file.
+    # -1: unknown.
     offset: int = -1
+    end_offset: int = -1
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -38,6 +38,8 @@ _KEY = re.compile(r'"([^"\\]*)"[ \t\n\r]*:[ \t\n\r]*')
 _AFTER = re.compile(r"[ \t\n\r]*([,}\]])[ \t\n\r]*")
 # What follows a member's value when another plain member follows: comma, key, colon.
 _NEXT_KEY = re.compile(r'[ \t\n\r]*,[ \t\n\r]*"([^"\\]*)"[ \t\n\r]*:[ \t\n\r]*')
+# A property name JSON writes only as itself (or with \\u escapes): see `Locator._only_key`.
+_PLAIN_KEY = re.compile(r'[^"\\/\x00-\x1f]+')
 # Trie marker: not a str, so no JSON key (tool text is hostile: "\u0000wanted" is a key) can collide.
 _WANTED: Any = object()
 
@@ -291,27 +293,77 @@ class Locator:
                     self.line(pointer)
         return {p: self._cache[p] for p in pointers}
 
-    def lines_in_records(self, records: dict[int, list[tuple[int, Path]]]) -> dict[int, int]:
-        """JSON only: for each record start offset, the (key, path inside the record) asked there -> the
-        line of that path, walking each record alone. Keys whose path is not there are left out."""
+    def lines_in_records(
+        self, records: dict[tuple[int, int], list[tuple[int, Path, bool]]]
+    ) -> dict[int, int]:
+        """JSON only: for each record's (start, end) offsets, the (key, path inside the record, whether the
+        parsed record has that path) asked there -> the line of that path, walking each record alone. Keys
+        whose path is not there are left out.
+
+        A path the parse has, through a property whose name is a key only once in the record, is walked
+        from that key (`_only_key`): most findings are on properties, and this skips the rest of the
+        record."""
         if not self._ready:
             self._prepare()
         if self._kind != "json":
             return {}
         spans = JsonSpans(self._text)
         starts: dict[int, int] = {}
-        for offset, asked in records.items():
-            out: dict[Path, Span] = {}
+        for (start, end), asked in records.items():
+            rest = asked
+            if start < end and self._text.find("\\u", start, end) < 0:  # no key can be spelt otherwise
+                rest = []
+                for key, path, there in asked:
+                    at = self._only_key(start, end, path) if there else None
+                    if at is None:
+                        rest.append((key, path, there))
+                        continue
+                    kstart, vstart, tail = at
+                    if not tail:
+                        starts[key] = kstart
+                        continue
+                    out: dict[Path, Span] = {}
+                    try:
+                        spans._walk(vstart, _trie([tail]), (), out, None)
+                    except (ValueError, IndexError, RecursionError, StopIteration):
+                        continue
+                    if tail in out:
+                        starts[key] = out[tail][0]
+            if not rest:
+                continue
+            out = {}
             try:
-                spans._walk(offset, _trie(path for _, path in asked), (), out, None)
+                spans._walk(start, _trie(path for _, path, _ in rest), (), out, None)
             except (ValueError, IndexError, RecursionError, StopIteration):
                 continue
-            for key, path in asked:
+            for key, path, _ in rest:
                 span = out.get(path)
                 if span is not None:
                     starts[key] = span[0]
         found = self._index.lines(list(starts.values()))
         return {key: found[offset] for key, offset in starts.items()}
+
+    def _only_key(self, start: int, end: int, path: Path) -> tuple[int, int, Path] | None:
+        """The deepest property name on `path` that is a key exactly once in text[start:end]: where that
+        key and its value start, and the path below it. The text holds no \\u escape (the caller checks),
+        and the name no character JSON may escape otherwise, so that one occurrence is the property on the
+        path (which the caller knows the parse has), whatever else the record holds: no walk to it."""
+        text = self._text
+        for i in range(len(path) - 1, 0, -1):
+            name = path[i]
+            if path[i - 1] != "properties" or name.isdigit() or not _PLAIN_KEY.fullmatch(name):
+                continue
+            quoted = f'"{name}"'
+            keys: list[tuple[int, int]] = []  # up to two occurrences followed by a colon
+            at = text.find(quoted, start, end)
+            while at >= 0 and len(keys) < 2:
+                colon = _WS.match(text, at + len(quoted)).end()  # type: ignore[union-attr]
+                if text.startswith(":", colon):
+                    keys.append((at, _WS.match(text, colon + 1).end()))  # type: ignore[union-attr]
+                at = text.find(quoted, at + 1, end)
+            if len(keys) == 1:  # twice: only a walk can tell which is on the path
+                return keys[0][0], keys[0][1], path[i + 1 :]
+        return None
 
     def _batch(self, pointers: list[str]) -> None:
         paths = {p: split_pointer(p) for p in pointers}

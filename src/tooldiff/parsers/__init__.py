@@ -49,12 +49,12 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
             continue
         pointers: dict[int, str] = {}  # by id of the parent tuple, shared by the records of one list
         lines, offsets = doc.item_lines(found, index), doc.item_offsets(found)
-        for hit, (first, last), offset in zip(found, lines, offsets, strict=True):
+        for hit, (first, last), (offset, end) in zip(found, lines, offsets, strict=True):
             base = pointers.get(id(hit.parent))
             if base is None:
                 base = pointers[id(hit.parent)] = to_pointer((*doc.prefix, *hit.parent))
             pointer = base if hit.at < 0 else f"{base}/{hit.at}"
-            tool, message = _build(path, pointer, hit.fields, first, last, offset)
+            tool, message = _build(path, pointer, hit.fields, first, last, offset, end)
             if tool is not None:
                 tools.append(tool)
             else:
@@ -63,7 +63,7 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
 
 
 def _build(
-    path: str, pointer: str, fields: Fields, line: int, end_line: int, offset: int = -1
+    path: str, pointer: str, fields: Fields, line: int, end_line: int, offset: int = -1, end_offset: int = -1
 ) -> tuple[Tool | None, str]:
     body = fields.body
     name = body.get("name")
@@ -94,4 +94,5 @@ def _build(
         output_schema=fields.output_schema,
         schema_key=key,
         offset=offset,
+        end_offset=end_offset,
     ), ""

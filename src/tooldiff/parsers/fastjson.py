@@ -27,9 +27,10 @@ class FastJson:
         self.max_depth = max_depth
         self.scan = decoder.scan_once  # type: ignore[attr-defined]
         self.items: dict[Path, list[tuple[int, int]]] = {}
-        self.starts: dict[Path, list[int]] = {}  # offset of each of those items, in the same order
+        # (start, end) offsets of each of those items, in the same order: where its text starts and ends
+        self.spans: dict[Path, list[tuple[int, int]]] = {}
         self.root: tuple[int, int] = (1, 1)
-        self.root_start = 0
+        self.root_span = (0, 0)
         self._pos = 0
         self._line = 1
 
@@ -42,9 +43,9 @@ class FastJson:
     def parse(self) -> Any:
         s = self.text
         i = _WS.match(s, 0).end()  # type: ignore[union-attr]
-        self.root_start = i
         first = self._line_at(i)
         value, end = self._value(i, (), 0)
+        self.root_span = (i, end)
         self.root = (first, self._line_at(end - 1))
         if _WS.match(s, end).end() != len(s):  # type: ignore[union-attr]
             raise ValueError("extra data")
@@ -68,10 +69,10 @@ class FastJson:
         i = ws(s, i + 1).end()  # type: ignore[union-attr]
         if ch == "[":
             out: list[Any] = []
+            lines: list[tuple[int, int]] = []
             spans: list[tuple[int, int]] = []
-            starts: list[int] = []
-            self.items[path] = spans
-            self.starts[path] = starts
+            self.items[path] = lines
+            self.spans[path] = spans
             if s[i] == "]":
                 return out, i + 1
             scan, descend, deeper, line_at = self.scan, self.descend, depth + 1, self._line_at
@@ -91,8 +92,8 @@ class FastJson:
                     first = line_at(i)
                     value, end = self._value(i, (*path, str(len(out))), deeper)
                     last = line_at(end - 1)
-                spans.append((first, last))
-                starts.append(i)
+                lines.append((first, last))
+                spans.append((i, end))
                 out.append(value)
                 i = ws(s, end).end()  # type: ignore[union-attr]
                 if s[i] == ",":

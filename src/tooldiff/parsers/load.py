@@ -31,6 +31,9 @@ class LoadError(Exception):
         self.message = message
 
 
+_UNKNOWN = (-1, -1)
+
+
 @dataclass(slots=True)
 class Document:
     """One parsed value; `prefix` is its pointer in the file (a JSONL line is `/<line index>`)."""
@@ -57,17 +60,18 @@ class Document:
             return out
         return self._json_lines(found, index)
 
-    def item_offsets(self, found: Sequence[Found]) -> list[int]:
-        """Where each found record starts in the text, where the fast JSON parse saw it; else -1."""
+    def item_offsets(self, found: Sequence[Found]) -> list[tuple[int, int]]:
+        """Where each found record starts and ends in the text, where the fast JSON parse saw it; else
+        (-1, -1)."""
         if self.kind != "json" or self.fast is None:
-            return [-1] * len(found)
-        out: list[int] = []
+            return [_UNKNOWN] * len(found)
+        out: list[tuple[int, int]] = []
         for hit in found:
             if hit.at < 0:
-                out.append(self.fast.root_start if not hit.parent else -1)
+                out.append(self.fast.root_span if not hit.parent else _UNKNOWN)
                 continue
-            starts = self.fast.starts.get(hit.parent)
-            out.append(starts[hit.at] if starts is not None and hit.at < len(starts) else -1)
+            spans = self.fast.spans.get(hit.parent)
+            out.append(spans[hit.at] if spans is not None and hit.at < len(spans) else _UNKNOWN)
         return out
 
     def _json_lines(self, found: Sequence[Found], index: LineIndex) -> list[tuple[int, int]]:
