@@ -105,3 +105,22 @@ def test_non_english_is_unanalysable(text: str) -> None:
 )
 def test_english_is_analysable(text: str) -> None:
     assert analysable(text)[0] is True
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("create_issue", "Create an issue in the tracker."),  # the opening verb: settled without a split
+        ("github_search", "Search GitHub for code. GitHub rate limits apply."),
+        ("search_github", "GitHub search. Use Search for the rest."),
+        ("get_page", "Get a page. Get the page's children with get_children."),
+        ("send_slack", "Sends a message to Slack."),
+        ("slack_send", "Slack: send a message. Send it now."),
+        ("create_thing", "Creates a thing. Create Thing is its button."),
+        ("list_items", "- List items\n- List more Items"),
+    ],
+)
+def test_written_as_name_agrees_with_the_proper_nouns_of_the_description(name: str, description: str) -> None:
+    terms = extract(name, description)
+    for term in terms.name_seq:
+        assert terms.written_as_name(term) == (term in terms.proper_any), term

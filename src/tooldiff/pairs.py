@@ -125,7 +125,7 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
     def vendor(term: str) -> bool:
         if term in verbs:
             return False
-        return term not in terms.desc or (term in terms.proper_any and term not in terms.lower)
+        return term not in terms.desc or (terms.written_as_name(term) and term not in terms.lower)
 
     first, last = name_seq[0], name_seq[-1]
     if vendor(first) and not vendor(last):

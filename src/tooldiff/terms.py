@@ -115,8 +115,8 @@ class Terms:
     name: frozenset[str]  # terms of the name alone
     all: frozenset[str]  # terms of the name and the whole description
     desc: frozenset[str]  # terms of the description alone (quoted tool names left out)
-    # a capitalised word of the description is a name term: only then can `proper_any` be non-empty
-    caps_in_name: bool
+    # the capitalised words of the description that are name terms: only then can `proper_any` be non-empty
+    caps_in_name: tuple[str, ...]
     alias_sentences: tuple[str, ...]  # lower-cased sentences that announce an alias
     alias_mentions: frozenset[str]  # tool names quoted in those sentences, lower-cased
     analysable: bool
@@ -154,6 +154,18 @@ class Terms:
     def lower(self) -> frozenset[str]:
         """Terms the description also writes in lower case; only filled when `proper_any` is not empty."""
         return self._filled("lower", self._proper_nouns)
+
+    def written_as_name(self, term: str) -> bool:
+        """`term in proper_any`, settled without splitting the sentences where it can be: when the term's
+        only capitalised occurrence is the description's opening word ("Create an issue" for create_issue),
+        which is never a proper noun."""
+        forms = [w for w in self.caps_in_name if _CAPS[w] == term]
+        if not forms:
+            return False
+        opening = _WORD.search(self.stripped)
+        if opening is not None and forms == [opening.group()] and self.stripped.count(forms[0]) == 1:
+            return False
+        return term in self.proper_any
 
     def _proper_nouns(self) -> None:
         proper_any = lower = EMPTY
@@ -397,7 +409,7 @@ def extract(name: str, description: str) -> Terms:
     desc = _shared(set(chain.from_iterable(map(_TERMS.__getitem__, every))))  # the loops in C
     caps_here = every & _CAPS_SET
     # A name term written as a proper noun: only then does `pairs.vendor_terms` need to know where.
-    caps_in_name = bool(caps_here) and not name_terms.isdisjoint([_CAPS[w] for w in caps_here])
+    caps_in_name = tuple(sorted(w for w in caps_here if _CAPS[w] in name_terms)) if caps_here else ()
     alias: list[str] = []
     if not _ALIAS_ANY.isdisjoint(seen):
         alias = [s for s in sentences(text.lower()) if _ALIAS_LOWER.search(s)]
