@@ -82,7 +82,11 @@ def _shared_object(a: ToolView, b: ToolView) -> bool:
 
 def _cover(x: ToolView, y: ToolView) -> float:
     own = x.terms.summary - (frozenset(x.name_seq) - frozenset(x.core))
-    return sum(1 for t in own if _has(x, y, t)) / len(own) if own else 0.0
+    if not own:
+        return 0.0
+    # `_has` for each term: the terms y's text holds, counted in C, then the rest one by one.
+    missing = own - y.terms.all
+    return (len(own) - len(missing) + sum(1 for t in missing if _has(x, y, t))) / len(own)
 
 
 def reversed_direction(a: str, b: str) -> bool:
@@ -98,9 +102,8 @@ def reversed_direction(a: str, b: str) -> bool:
 
 def different_systems(a: ToolView, b: ToolView) -> bool:
     """Each summary names a system the other never mentions (GitHub / GitLab): a request names one of them."""
-    only_a = {p for p in a.terms.proper if p not in b.terms.all and p not in b.terms.proper}
-    only_b = {p for p in b.terms.proper if p not in a.terms.all and p not in a.terms.proper}
-    return bool(only_a) and bool(only_b)
+    only_a = a.terms.proper - b.terms.all - b.terms.proper
+    return bool(only_a) and bool(b.terms.proper - a.terms.all - a.terms.proper)
 
 
 _last: list[tuple[ToolView, ToolView, Overlap | None]] = []  # the last pair asked about, and its answer
