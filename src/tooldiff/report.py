@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from tooldiff import tokens
 from tooldiff.config import Config
@@ -16,15 +16,31 @@ def head_only(counts: Mapping[str, int]) -> TokenRow:
     return {m: {"base": None, "head": n, "delta": None} for m, n in sorted(counts.items())}
 
 
+def _shared_rows() -> Callable[[Mapping[str, int]], TokenRow]:
+    """`head_only`, one row object per distinct count for one call of `tool_reports`: reports never change
+    their rows, 20k tools have a few hundred distinct counts, and a worker pickles each row once."""
+    rows: dict[tuple[tuple[str, int], ...], TokenRow] = {}
+
+    def row(counts: Mapping[str, int]) -> TokenRow:
+        key = tuple(counts.items())
+        got = rows.get(key)
+        if got is None:
+            got = rows[key] = head_only(counts)
+        return got
+
+    return row
+
+
 def tool_reports(toolsets: Sequence[Toolset], analysis: Analysis) -> list[ToolReport]:
     out = []
+    row = _shared_rows()
     for ts in toolsets:
         for t in ts.tools:
             key = (ts.id, t.name)
             out.append(ToolReport(
                 name=t.name, toolset=ts.id, file=t.file, line=t.line, end_line=t.end_line, format=t.format,
                 targets=analysis.targets.get(key, ()), schema_hash=analysis.hashes.get(key, ""),
-                tokens=head_only(analysis.tokens.get(key, {})),
+                tokens=row(analysis.tokens.get(key, {})),
             ))
     return out
 
