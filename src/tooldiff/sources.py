@@ -7,6 +7,7 @@ without a checkout, exactly as a work tree is.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Protocol
@@ -46,6 +47,9 @@ class WorktreeSource:
     def __init__(self, root: Path | str, label: str = "worktree") -> None:
         self.root = Path(root).resolve()
         self.label = label
+        self._base = str(self.root) + os.sep
+        # Discovery asks symlink_target, then size, of each path in turn: one lstat answers both.
+        self._last: tuple[str, os.stat_result] | None = None
 
     def list_files(self) -> list[str]:
         out: list[str] = []
@@ -69,12 +73,23 @@ class WorktreeSource:
                 continue
         return out
 
+    def _lstat(self, path: str) -> os.stat_result | None:
+        last = self._last
+        if last is not None and last[0] == path:
+            return last[1]
+        try:
+            st = os.lstat(self._base + path)
+        except (OSError, ValueError):
+            return None
+        self._last = (path, st)
+        return st
+
     def symlink_target(self, path: str) -> str | None:
-        full = self.root / path
-        return os.readlink(full) if full.is_symlink() else None
+        self._last = None  # a fresh look at each path discovery asks about
+        st = self._lstat(path)
+        return os.readlink(self._base + path) if st is not None and stat.S_ISLNK(st.st_mode) else None
 
     def size(self, path: str) -> int:
-        try:
-            return (self.root / path).lstat().st_size
-        except OSError:
-            return 0
+        st = self._lstat(path)
+        self._last = None  # used once: a later question about the path looks again
+        return 0 if st is None else st.st_size
