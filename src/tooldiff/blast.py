@@ -22,9 +22,12 @@ from tooldiff.model import Tool
 LEVELS = ("read", "write", "external", "destructive")
 DANGEROUS = frozenset({"external", "destructive"})
 
+# Each phrase starts with a letter: the `(?=[a-z])` lookahead (any case, under re.I) lets a search pass
+# over spaces and punctuation without trying every alternative there.
 # Phrases that reach people or money outside the agent.
 _EXTERNAL = re.compile(
-    r"\b(page[sd]?\s+(?:the\s+)?(?:on[- ]?call|someone|an? engineer|engineers)|paging|pagerduty|on[- ]call"
+    r"(?=[a-z])\b(page[sd]?\s+(?:the\s+)?(?:on[- ]?call|someone|an? engineer|engineers)"
+    r"|paging|pagerduty|on[- ]call"
     r"|notif(?:y|ies|ied|ication)"
     r"|send(?:s|ing)?\b(?![^.]*\bto (?:the )?(?:page|browser|process|terminal|repl))"
     r"|e-?mails? (?:to|the)|broadcast|announce|sms|text message|publish(?:es)?"
@@ -35,7 +38,7 @@ _EXTERNAL = re.compile(
 )
 # Phrases that destroy state or cannot be taken back.
 _DESTRUCTIVE = re.compile(
-    r"\b(permanent(?:ly)?|irreversibl[ey]|cannot be (?:undone|reversed|recovered)"
+    r"(?=[a-z])\b(permanent(?:ly)?|irreversibl[ey]|cannot be (?:undone|reversed|recovered)"
     r"|can ?not be (?:undone|reversed)|no undo|not reversible|delete[sd]?|deleting|destroy(?:s|ed)?"
     r"|drop(?:s|ped)? (?:the )?(?:table|database)"
     r"|purge[sd]?|wipe[sd]?|erase[sd]?|truncate[sd]?|merge[sd]? (?:\w+ ){0,3}(?:records?|contacts?|accounts?)"
@@ -43,7 +46,8 @@ _DESTRUCTIVE = re.compile(
     re.I,
 )
 _WRITE = re.compile(
-    r"\b(creat|add|insert|updat|edit|modif|writ|sav|stor|set|link|open|record|upload|move|renam|schedul|draft)",
+    r"(?=[a-z])\b(creat|add|insert|updat|edit|modif|writ|sav|stor|set|link|open|record|upload|move|renam"
+    r"|schedul|draft)",
     re.I,
 )
 # Sentences that describe how to undo or that negate the danger do not count as the tool's own effect.

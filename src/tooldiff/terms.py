@@ -213,8 +213,10 @@ class Terms:
 @cache
 def split_identifier(name: str) -> tuple[str, ...]:
     """`getDocumentByID` / `get-document_by.id` -> ('get', 'document', 'by', 'id') (lower case)."""
-    if name.isalpha() and name.islower() and name.isascii():
-        return (name,)  # most words: one lower-case part
+    if name.isascii() and name.islower():
+        plain = name.replace("_", "")
+        if plain.isalpha():  # most words and snake_case names: lower-case letters between underscores
+            return tuple([p for p in name.split("_") if p]) if len(plain) < len(name) else (name,)
     # `_CAMEL` never matches across a character outside [A-Za-z0-9], so no split on those is needed first.
     return tuple([p.lower() for p in _CAMEL.findall(name)])
 
