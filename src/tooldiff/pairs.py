@@ -5,7 +5,8 @@ terms of each tool and over its argument shape, so intent twins that share few w
 find_document) still meet. A 10,000-tool toolset must not cost 50 million comparisons, so each tool looks up
 only its rarest few keys, and a key held by more than `MAX_POSTING` tools is not looked up at all (it says
 nothing about any pair). On the seed and labelled sets the search is complete: tests compare it with
-brute force.
+brute force. A toolset of at most `EXHAUSTIVE_MAX` tools skips the index: every pair is tested against the
+condition the pair rules share, which is cheaper at that size.
 """
 
 from __future__ import annotations
