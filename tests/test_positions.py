@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from tooldiff.model import Tool
 from tooldiff.parsers import parse_bytes
 from tooldiff.parsers.fastjson import FastJson
 from tooldiff.parsers.load import FAST_DEPTH
@@ -126,17 +127,7 @@ def test_tool_records_know_where_they_start_and_their_findings_lines_match_the_f
                 "/input_schema/properties/nowhere", "/description")
     wanted = [(t, p) for t in parsed for p in pointers]
     fast = _Locations({"t.json": data}).lines(wanted)
-    slow = []
-    loc = Locator("t.json", data)
-    for tool, pointer in wanted:
-        line = None
-        if pointer.startswith("/input_schema"):
-            path = tool.schema_pointer + pointer[len("/input_schema"):]
-            while line is None and path != tool.schema_pointer:
-                line = loc.line(path)
-                path = path.rsplit("/", 1)[0]
-        slow.append(tool.line if line is None else line)
-    assert fast == slow
+    assert fast == _file_walk_lines(data, wanted)
     assert len(set(fast)) > 4  # property lines, not just the tools' own
 
 
@@ -171,16 +162,23 @@ def test_findings_on_properties_keep_their_lines_whatever_else_the_record_holds(
                 "/input_schema/properties/a~1b/type", '/input_schema/properties/a"q/type')
     wanted = [(t, p) for t in parsed for p in pointers]
     fast = _Locations({"t.json": data}).lines(wanted)
-    loc = Locator("t.json", data)
-    slow = []
-    for t, pointer in wanted:
-        line = None
-        path = t.schema_pointer + pointer[len("/input_schema"):]
-        while line is None and path != t.schema_pointer:
-            line = loc.line(path)
-            path = path.rsplit("/", 1)[0]
-        slow.append(t.line if line is None else line)
-    assert fast == slow
+    assert fast == _file_walk_lines(data, wanted)
     lines = text.split("\n")
     twice_b = fast[next(k for k, (t, p) in enumerate(wanted) if t.name == "twice" and p.endswith("/b"))]
     assert '"float"' in lines[twice_b - 1]  # the last of a duplicate key, as json.loads keeps it
+
+
+def _file_walk_lines(data: bytes, wanted: list[tuple[Tool, str]]) -> list[int]:
+    """The line of each (tool, pointer) the slow way: the file walk of `Locator.line` from the top, and the
+    nearest ancestor that has a line, else the tool's own line."""
+    loc = Locator("t.json", data)
+    out = []
+    for tool, pointer in wanted:
+        line = None
+        if pointer.startswith("/input_schema"):
+            path = tool.schema_pointer + pointer[len("/input_schema"):]
+            while line is None and path != tool.schema_pointer:
+                line = loc.line(path)
+                path = path.rsplit("/", 1)[0]
+        out.append(tool.line if line is None else line)
+    return out

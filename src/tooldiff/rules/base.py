@@ -35,6 +35,15 @@ if TYPE_CHECKING:
     from tooldiff.targets import Target
 
 
+def targets_where(ctx: Context, code: str, has: Callable[[Target], object]) -> tuple[str, ...]:
+    """The names of the context's targets that have a fact (`has`), worked out once per context: the
+    memo is keyed by the rule's CODE, so a rule whose `applies` asks the same gets the same answer."""
+    names: tuple[str, ...] | None = ctx.memo.get(code)
+    if names is None:
+        names = ctx.memo[code] = tuple(t.name for t in ctx.targets if has(t))
+    return names
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Context:
     """What a rule may know besides the tool: its targets, this rule's options, per-tool settings."""

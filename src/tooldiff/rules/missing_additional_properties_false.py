@@ -29,7 +29,7 @@ from collections.abc import Iterator
 
 from tooldiff import schemawalk
 from tooldiff.model import Problem, Severity, Tool
-from tooldiff.rules.base import Context
+from tooldiff.rules.base import Context, targets_where
 
 CODE = "missing-additional-properties-false"
 SEVERITY: Severity = "error"
@@ -59,13 +59,7 @@ FIXED = [
 
 
 def _targets(ctx: Context) -> tuple[str, ...]:
-    """The targets that require additionalProperties: false (worked out once per context)."""
-    targets = ctx.memo.get(CODE)
-    if targets is None:
-        targets = ctx.memo[CODE] = tuple(
-            t.name for t in ctx.targets if t.additional_properties_false_required
-        )
-    return targets
+    return targets_where(ctx, CODE, lambda t: t.additional_properties_false_required)
 
 
 def applies(ctx: Context) -> bool:

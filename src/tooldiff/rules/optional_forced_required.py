@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from tooldiff import schemawalk
 from tooldiff.model import Problem, Severity, Tool
-from tooldiff.rules.base import Context
+from tooldiff.rules.base import Context, targets_where
 
 CODE = "optional-forced-required"
 SEVERITY: Severity = "info"
@@ -56,11 +56,7 @@ FIXED = [
 
 
 def _targets(ctx: Context) -> tuple[str, ...]:
-    """The targets that require every property (worked out once per context)."""
-    targets = ctx.memo.get(CODE)
-    if targets is None:
-        targets = ctx.memo[CODE] = tuple(t.name for t in ctx.targets if t.all_properties_required)
-    return targets
+    return targets_where(ctx, CODE, lambda t: t.all_properties_required)
 
 
 def applies(ctx: Context) -> bool:

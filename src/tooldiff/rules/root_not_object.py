@@ -32,7 +32,7 @@ from collections.abc import Iterator
 
 from tooldiff import schemawalk
 from tooldiff.model import Problem, Severity, Tool
-from tooldiff.rules.base import Context
+from tooldiff.rules.base import Context, targets_where
 
 CODE = "root-not-object"
 SEVERITY: Severity = "error"
@@ -54,11 +54,7 @@ FIXED = [
 
 
 def _targets(ctx: Context) -> tuple[str, ...]:
-    """The targets that require an object at the root (worked out once per context)."""
-    targets = ctx.memo.get(CODE)
-    if targets is None:
-        targets = ctx.memo[CODE] = tuple(t.name for t in ctx.targets if t.root_must_be_object)
-    return targets
+    return targets_where(ctx, CODE, lambda t: t.root_must_be_object)
 
 
 def applies(ctx: Context) -> bool:
