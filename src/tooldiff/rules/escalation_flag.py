@@ -118,6 +118,8 @@ def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
     for name, prop in props.items():
         if not isinstance(prop, dict) or not isinstance(name, str):
             continue
+        if prop.get("type") != "boolean" and "enum" not in prop:
+            continue  # `_why` answers only for a flag or a choice of values: most properties are neither
         why = _why(name, prop, text)
         if why is None:
             continue
