@@ -10,6 +10,7 @@ import gc
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from operator import attrgetter
 from types import ModuleType
 from typing import Any, NamedTuple, Protocol
@@ -159,6 +160,25 @@ Plan = list[tuple[str, ModuleType, Context, Any]]
 Pending = tuple[str, ModuleType, Problem, Toolset, Tool]
 
 
+TargetCache = dict[tuple[str, str, str, bool | None], tuple[str, ...]]
+
+
+def _targets_of(config: Config, cache: TargetCache, toolset_id: str, tool: Tool) -> tuple[str, ...]:
+    # Asked per tool by the engine and again by toolset rules; it depends on these four only, and on the
+    # name only where the config has settings for that tool.
+    name = tool.name if tool.name in config.tool_settings else ""
+    key = (toolset_id, name, tool.format, tool.strict)
+    names = cache.get(key)
+    if names is None:
+        chosen = config.targets_override(toolset_id, tool.name) or default_targets(tool)
+        names = cache[key] = tuple(n for n in chosen if n in TARGETS)
+    return names
+
+
+def _target_objects(config: Config, cache: TargetCache, toolset_id: str, tool: Tool) -> tuple[Target, ...]:
+    return tuple(TARGETS[n] for n in _targets_of(config, cache, toolset_id, tool))
+
+
 class Engine:
     def __init__(self, config: Config, files: Mapping[str, bytes]) -> None:
         self.config = config
@@ -166,7 +186,7 @@ class Engine:
         self.enabled = {code: m for code, m in rules.registry().items() if config.rule_enabled(code)}
         self._options = {code: self._rule_options(code, m) for code, m in self.enabled.items()}
         self._contexts: dict[tuple[str, tuple[str, ...], str], Context] = {}
-        self._targets: dict[tuple[str, str, str, bool | None], tuple[str, ...]] = {}
+        self._targets: TargetCache = {}
 
     def _rule_options(self, code: str, module: ModuleType) -> dict[str, Any]:
         options: dict[str, Any] = dict(getattr(module, "OPTIONS", {}))
@@ -176,15 +196,7 @@ class Engine:
         return options
 
     def targets_of(self, toolset_id: str, tool: Tool) -> tuple[str, ...]:
-        # Asked per tool by the engine and again by toolset rules; it depends on these four only, and on
-        # the name only where the config has settings for that tool.
-        name = tool.name if tool.name in self.config.tool_settings else ""
-        key = (toolset_id, name, tool.format, tool.strict)
-        names = self._targets.get(key)
-        if names is None:
-            chosen = self.config.targets_override(toolset_id, tool.name) or default_targets(tool)
-            names = self._targets[key] = tuple(n for n in chosen if n in TARGETS)
-        return names
+        return _targets_of(self.config, self._targets, toolset_id, tool)
 
     def target_objects(self, toolset_id: str, tool: Tool) -> tuple[Target, ...]:
         return tuple(TARGETS[n] for n in self.targets_of(toolset_id, tool))
@@ -198,7 +210,9 @@ class Engine:
                 targets=targets,
                 options=self._options[code],
                 tool_settings=self.config.tool_settings,
-                targets_of=lambda t: self.target_objects(toolset_id, t),
+                # Not a method of this engine: a context that points back at it would make a cycle, and
+                # with the collector paused an engine (holding its files' text) would outlive its run.
+                targets_of=partial(_target_objects, self.config, self._targets, toolset_id),
             )
         return ctx
 
