@@ -111,6 +111,7 @@ _KINDS: dict[str, int] = {
     "items": _LIST_OR_ONE,
 }
 _NO_SUBSCHEMAS = frozenset(_KINDS).isdisjoint
+_SUBSCHEMA = (dict, bool)  # a tuple: `dict | bool` written in the call builds a union on every call
 
 
 def walk(schema: Any, base: str = "/input_schema", max_nodes: int = MAX_NODES) -> list[Node]:
@@ -136,14 +137,14 @@ def walk(schema: Any, base: str = "/input_schema", max_nodes: int = MAX_NODES) -
                 if isinstance(value, dict):
                     prefix = f"{node.pointer}/{kw}/"
                     for name, sub in value.items():
-                        if isinstance(sub, dict | bool):
+                        if isinstance(sub, _SUBSCHEMA):
                             key = name if isinstance(name, str) else str(name)
                             children.append(Node(prefix + escape(key), sub, depth + is_object(sub), kw, key))
             elif kind != _ONE and isinstance(value, list):
                 prefix = f"{node.pointer}/{kw}/"
                 for i, sub in enumerate(value):
                     children.append(Node(f"{prefix}{i}", sub, depth + is_object(sub), kw, None))
-            elif kind != _LIST and isinstance(value, dict | bool):
+            elif kind != _LIST and isinstance(value, _SUBSCHEMA):
                 children.append(Node(f"{node.pointer}/{kw}", value, depth + is_object(value), kw, None))
         if children:
             stack.extend(reversed(children))
