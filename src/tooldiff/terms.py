@@ -290,14 +290,7 @@ def _learn(words: Iterable[str]) -> None:
         if w.islower() and w.isalpha() and w.isascii():  # most words: one part, no capital, no apostrophe
             t = normalise(w)
             _TERMS[w] = _LOWER[w] = (t,) if t else ()
-            if w in _FOREIGN:
-                _FOREIGN_ANY.add(w)
-            if w in _ALIAS_WORDS:
-                _ALIAS_ANY.add(w)
-            if w in _CONTRAST_WORDS:
-                _CONTRAST_ANY.add(w)
-            if w == "not":
-                _NOT_ANY.add(w)
+            _mark(w, w, w)  # its own lower case and base
             continue
         low = w.lower()
         terms = () if w.isdigit() else tuple(t for p in split_identifier(w) if (t := normalise(p)))
@@ -308,15 +301,19 @@ def _learn(words: Iterable[str]) -> None:
             _CAPS_SET.add(w)
         if w[:1].islower() and not w.islower():
             _CAMEL_WORDS.add(w)
-        base = low.replace("’", "'").split("'")[0]
-        if low in _FOREIGN:
-            _FOREIGN_ANY.add(w)
-        if base in _ALIAS_WORDS:
-            _ALIAS_ANY.add(w)
-        if base in _CONTRAST_WORDS:
-            _CONTRAST_ANY.add(w)
-        if base == "not":
-            _NOT_ANY.add(w)
+        _mark(w, low, low.replace("’", "'").split("'")[0])
+
+
+def _mark(word: str, low: str, base: str) -> None:
+    """Note the word in the sets that say which costly steps a text needs (`base`: before an apostrophe)."""
+    if low in _FOREIGN:
+        _FOREIGN_ANY.add(word)
+    if base in _ALIAS_WORDS:
+        _ALIAS_ANY.add(word)
+    if base in _CONTRAST_WORDS:
+        _CONTRAST_ANY.add(word)
+    if base == "not":
+        _NOT_ANY.add(word)
 
 
 def sentences(text: str) -> list[str]:
