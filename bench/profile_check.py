@@ -28,6 +28,7 @@ def main() -> None:
     from tooldiff.discover import discover
     from tooldiff.engine import Engine, analyse
     from tooldiff.sources import WorktreeSource
+    from tooldiff.targets import TARGETS
 
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else shape(Path("/tmp/tooldiff-profile-s50"))
     files = sorted(root.rglob("*.json"))
@@ -56,7 +57,8 @@ def main() -> None:
         n = 0
         for ts in found.toolsets:
             for x in ts.tools:
-                n += len(list(module.check(x, eng.context(code, eng.target_objects(ts.id, x), ts.id))))
+                targets = tuple(TARGETS[name] for name in eng.targets_of(ts.id, x))
+                n += len(list(module.check(x, eng.context(code, targets, ts.id))))
         stage(f"  rule {code} ({n})", time.perf_counter() - t)
     codes = list(rules.PAIR_PRECEDENCE)
     t = time.perf_counter()

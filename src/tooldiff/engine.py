@@ -198,9 +198,6 @@ class Engine:
     def targets_of(self, toolset_id: str, tool: Tool) -> tuple[str, ...]:
         return _targets_of(self.config, self._targets, toolset_id, tool)
 
-    def target_objects(self, toolset_id: str, tool: Tool) -> tuple[Target, ...]:
-        return tuple(TARGETS[n] for n in self.targets_of(toolset_id, tool))
-
     def context(self, code: str, targets: tuple[Target, ...] = (), toolset_id: str = "") -> Context:
         # Contexts are immutable and few: one per rule, target set and toolset, not one per tool.
         key = (code, tuple(t.name for t in targets), toolset_id)
