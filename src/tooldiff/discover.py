@@ -10,7 +10,7 @@ import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from tooldiff.config import Config
@@ -231,21 +231,16 @@ def _toolset(toolset_id: str, members: Iterable[ParsedFile]) -> Toolset:
     return Toolset(id=toolset_id, files=tuple(m.path for m in ordered), tools=tools)
 
 
-_TOOL_FIELDS = tuple(f.name for f in fields(Tool))
-
-
 def _in_toolset(tool: Tool, toolset_id: str) -> Tool:
     """The tool as a member of its toolset.
 
     A tool fresh from its parser has no toolset yet and is owned by this discovery alone, so it is set in
-    place: a copy of 20k frozen tools was a fifth of discovery. A tool already placed (parse results reused
-    by another discovery) is copied, so no toolset ever sees another's id.
+    place: a copy of 20k tools was a fifth of discovery. A tool already placed (parse results reused by
+    another discovery) is copied, so no toolset ever sees another's id.
     """
     if tool.toolset == toolset_id:
         return tool
     if not tool.toolset:
-        object.__setattr__(tool, "toolset", toolset_id)
+        tool.toolset = toolset_id
         return tool
-    values = {name: getattr(tool, name) for name in _TOOL_FIELDS}
-    values["toolset"] = toolset_id
-    return Tool(**values)
+    return replace(tool, toolset=toolset_id)
