@@ -12,11 +12,11 @@ condition the pair rules share, which is cheaper at that size.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import chain
-from typing import Any
+from typing import Any, TypeVar
 
 from tooldiff.args import Arg, parse_args, required_shape
 from tooldiff.blast import Blast, assess, guards
@@ -25,6 +25,8 @@ from tooldiff.model import Problem, Tool
 from tooldiff.rules import PAIR_PRECEDENCE, get
 from tooldiff.rules.base import Context
 from tooldiff.terms import EMPTY, Terms, extract, fold_plural, mentions, split_identifier, text_terms
+
+_T = TypeVar("_T")
 
 MAX_POSTING = 400  # a key shared by more tools than this is too common to suggest a pair
 
@@ -54,34 +56,29 @@ class ToolView:
     tool_settings: Mapping[str, Mapping[str, Any]] | None = field(default=None, compare=False, repr=False)
     _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
+    def _once(self, key: str, make: Callable[[], _T]) -> _T:
+        """The value `make` gives, made on first use and kept: most tools are never in a checked pair."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        out: _T = self._memo[key]
+        return out
+
     @property
     def shape(self) -> frozenset[str]:
         """The required argument shape (`shape:` keys); only the intent rules' candidate search asks."""
-        if "shape" not in self._memo:
-            self._memo["shape"] = required_shape(self.tool.input_schema)
-        out: frozenset[str] = self._memo["shape"]
-        return out
+        return self._once("shape", lambda: required_shape(self.tool.input_schema))
 
     @property
     def args(self) -> tuple[Arg, ...]:
-        if "args" not in self._memo:
-            self._memo["args"] = parse_args(self.tool.input_schema)
-        out: tuple[Arg, ...] = self._memo["args"]
-        return out
+        return self._once("args", lambda: parse_args(self.tool.input_schema))
 
     @property
     def blast(self) -> Blast:
-        if "blast" not in self._memo:
-            self._memo["blast"] = assess(self.tool, self.tool_settings)
-        out: Blast = self._memo["blast"]
-        return out
+        return self._once("blast", lambda: assess(self.tool, self.tool_settings))
 
     @property
     def guards(self) -> tuple[str, ...]:
-        if "guards" not in self._memo:
-            self._memo["guards"] = guards(self.tool)
-        out: tuple[str, ...] = self._memo["guards"]
-        return out
+        return self._once("guards", lambda: guards(self.tool))
 
     @property
     def keys(self) -> frozenset[str]:
