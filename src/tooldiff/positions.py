@@ -25,12 +25,6 @@ WS = re.compile(r"[ \t\n\r]*")
 _WS = WS
 _DECODER = json.JSONDecoder()
 _scan_value = _DECODER.scan_once  # type: ignore[attr-defined]
-
-
-def _scan_end(s: str, i: int) -> int:
-    """The offset just past the JSON value at i (the C scanner decodes it; only its end is kept)."""
-    end: int = _scan_value(s, i)[1]
-    return end
 scan_string = json.decoder.scanstring  # type: ignore[attr-defined]
 _scan_string = scan_string
 # A key without escapes with its colon, and what follows a value: one regex call each instead of three.
@@ -42,6 +36,12 @@ _NEXT_KEY = re.compile(r'[ \t\n\r]*,[ \t\n\r]*"([^"\\]*)"[ \t\n\r]*:[ \t\n\r]*')
 _PLAIN_KEY = re.compile(r'[^"\\/\x00-\x1f]+')
 # Trie marker: not a str, so no JSON key (tool text is hostile: "\u0000wanted" is a key) can collide.
 _WANTED: Any = object()
+
+
+def _scan_end(s: str, i: int) -> int:
+    """The offset just past the JSON value at i (the C scanner decodes it; only its end is kept)."""
+    end: int = _scan_value(s, i)[1]
+    return end
 
 
 def escape(token: str) -> str:
@@ -183,6 +183,16 @@ class JsonSpans:
             i = m.end()
 
 
+def _spans_from(spans: JsonSpans, at: int, paths: list[Path]) -> dict[Path, Span]:
+    """The spans of `paths` below the value at offset `at` (none where the text there is not JSON)."""
+    out: dict[Path, Span] = {}
+    try:
+        spans._walk(at, _trie(paths), (), out, None)
+    except (ValueError, IndexError, RecursionError, StopIteration):
+        return {}
+    return out
+
+
 class LineIndex:
     """Offset -> 1-based line. Built lazily; `lines()` converts many offsets with one linear count."""
 
@@ -321,27 +331,16 @@ class Locator:
                     kstart, vstart, tail = at
                     if not tail:
                         starts[key] = kstart
-                        continue
-                    out: dict[Path, Span] = {}
-                    try:
-                        spans._walk(vstart, _trie([tail]), (), out, None)
-                    except (ValueError, IndexError, RecursionError, StopIteration):
-                        continue
-                    if tail in out:
-                        starts[key] = out[tail][0]
+                    elif tail in (found := _spans_from(spans, vstart, [tail])):
+                        starts[key] = found[tail][0]
             if not rest:
                 continue
-            out = {}
-            try:
-                spans._walk(start, _trie(path for _, path, _ in rest), (), out, None)
-            except (ValueError, IndexError, RecursionError, StopIteration):
-                continue
+            found = _spans_from(spans, start, [path for _, path, _ in rest])
             for key, path, _ in rest:
-                span = out.get(path)
-                if span is not None:
-                    starts[key] = span[0]
-        found = self._index.lines(list(starts.values()))
-        return {key: found[offset] for key, offset in starts.items()}
+                if path in found:
+                    starts[key] = found[path][0]
+        lines = self._index.lines(list(starts.values()))
+        return {key: lines[offset] for key, offset in starts.items()}
 
     def _only_key(self, start: int, end: int, path: Path) -> tuple[int, int, Path] | None:
         """The deepest property name on `path` that is a key exactly once in text[start:end]: where that
