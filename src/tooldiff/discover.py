@@ -195,6 +195,8 @@ def discover_selected(
 
 def spec_of(path: str, config: Config) -> str | None:
     """The config toolset a file belongs to (the first whose globs match), if any."""
+    if not config.toolsets:
+        return None  # the common case, asked once per file
     return next((s.name for s in config.toolsets if any(glob_match(path, g) for g in s.files)), None)
 
 
@@ -208,7 +210,7 @@ def group_toolsets(
     groups: dict[str, list[ParsedFile]] = defaultdict(list)
     rest: list[ParsedFile] = []
     for pf in with_tools:
-        spec = spec_of(pf.path, config) if config.toolsets else None
+        spec = spec_of(pf.path, config)
         if spec is not None:
             groups[spec].append(pf)
         else:

@@ -58,7 +58,7 @@ def plan(paths: Sequence[str], sizes: Mapping[str, int], config: Config, jobs: i
         return [list(paths)]
     units: dict[str, list[str]] = defaultdict(list)
     for p in paths:
-        spec = spec_of(p, config) if config.toolsets else None
+        spec = spec_of(p, config)
         units[f"toolset:{spec}" if spec is not None else f"folder:{posixpath.dirname(p)}"].append(p)
     smallest = total / jobs * LAST_PIECE
     items: list[tuple[int, list[str]]] = []  # (bytes, files): whole units, and runs of the big folders
@@ -100,7 +100,7 @@ def split_folders(groups: Sequence[Sequence[str]], config: Config) -> frozenset[
     split: set[str] = set()
     for k, group in enumerate(groups):
         for p in group:
-            if config.toolsets and spec_of(p, config) is not None:
+            if spec_of(p, config) is not None:
                 continue
             folder = posixpath.dirname(p)
             if owner.setdefault(folder, k) != k:
@@ -123,7 +123,7 @@ def run_part(
     keep = []
     for pf in parsed:
         folder = posixpath.dirname(pf.path)
-        in_split = folder in split and not (config.toolsets and spec_of(pf.path, config) is not None)
+        in_split = folder in split and spec_of(pf.path, config) is None
         if in_split and len(pf.tools) == 1:
             part.deferred.append(pf.path)
             continue
