@@ -138,22 +138,17 @@ class _Stream:
         except OSError:
             return None
         bell_read, bell_write = os.pipe()
+
+        def child() -> None:  # a failed item is redone by the parent, which also takes the rest of the queue
+            os.close(bell_read)
+            serve(cls(0, data_fd, bell_write))
+
         try:
-            pid = _fork()
+            pid = _fork(child)
         except OSError:
             for fd in (data_fd, bell_read, bell_write):
                 os.close(fd)
             return None
-        if pid == 0:  # the child: serve, and leave without running the parent's exit handlers
-            code = 1
-            try:
-                os.close(bell_read)
-                serve(cls(0, data_fd, bell_write))
-                code = 0
-            except BaseException:  # the parent redoes the item that failed, and takes the rest of the queue
-                pass
-            finally:
-                os._exit(code)
         os.close(bell_write)
         os.set_blocking(bell_read, False)
         return cls(pid, data_fd, bell_read)
@@ -205,16 +200,26 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def _fork() -> int:
+def _fork(child: Callable[[], None]) -> int:
+    """Fork; the child runs `child` and leaves (status 0, or 1 if it raised) without returning here or
+    running the parent's exit handlers. The parent gets the child's pid; OSError if there is no child."""
     with warnings.catch_warnings():
         # 3.12+ warns when other threads exist (the progress ticker); the child runs only its own work and
         # never takes a lock those threads use.
         warnings.simplefilter("ignore", DeprecationWarning)
         pid = os.fork()
-    if pid == 0:
-        global _IN_WORKER
-        _IN_WORKER = True
-    return pid
+    if pid != 0:
+        return pid
+    global _IN_WORKER
+    _IN_WORKER = True
+    code = 1
+    try:
+        child()
+        code = 0
+    except BaseException:  # the parent sees the status and redoes the work
+        pass
+    finally:
+        os._exit(code)
 
 
 def _same(value: Any) -> Any:
@@ -226,24 +231,19 @@ QUEUE_MAX = 8192  # indices the queue pipe holds before a write would block (its
 
 def _spawn(fn: Callable[[T], R], item: T) -> tuple[int, int] | None:
     read_fd, write_fd = os.pipe()
+
+    def child() -> None:  # compute and send; on failure the parent redoes this item
+        os.close(read_fd)
+        data = pickle.dumps(fn(item), protocol=pickle.HIGHEST_PROTOCOL)
+        with os.fdopen(write_fd, "wb") as out:
+            out.write(data)
+
     try:
-        pid = _fork()
+        pid = _fork(child)
     except OSError:
         os.close(read_fd)
         os.close(write_fd)
         return None
-    if pid == 0:  # the child: compute, send, and leave without running the parent's exit handlers
-        code = 1
-        try:
-            os.close(read_fd)
-            data = pickle.dumps(fn(item), protocol=pickle.HIGHEST_PROTOCOL)
-            with os.fdopen(write_fd, "wb") as out:
-                out.write(data)
-            code = 0
-        except BaseException:  # the parent redoes this item
-            pass
-        finally:
-            os._exit(code)
     os.close(write_fd)
     return pid, read_fd
 
