@@ -31,7 +31,7 @@ from collections.abc import Iterator
 
 from tooldiff import schemawalk
 from tooldiff.model import Problem, Severity, Tool
-from tooldiff.rules.base import Context
+from tooldiff.rules.base import Context, targets_where
 
 CODE = "missing-description"
 SEVERITY: Severity = "warning"
@@ -57,10 +57,7 @@ FIXED = [
 
 
 def _targets(ctx: Context) -> tuple[str, ...]:
-    targets: tuple[str, ...] | None = ctx.memo.get(CODE)
-    if targets is None:
-        targets = ctx.memo[CODE] = tuple(t.name for t in ctx.targets)
-    return targets
+    return targets_where(ctx, CODE, lambda _: True)  # every target
 
 
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
