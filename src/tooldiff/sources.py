@@ -47,9 +47,7 @@ class WorktreeSource:
     def __init__(self, root: Path | str, label: str = "worktree") -> None:
         self.root = Path(root).resolve()
         self.label = label
-        self._base = str(self.root) + os.sep
-        # Discovery asks symlink_target, then size, of each path in turn: one lstat answers both.
-        self._last: tuple[str, os.stat_result] | None = None
+        self._base = str(self.root) + os.sep  # string paths: discovery asks two questions of every file
 
     def list_files(self) -> list[str]:
         out: list[str] = []
@@ -74,22 +72,15 @@ class WorktreeSource:
         return out
 
     def _lstat(self, path: str) -> os.stat_result | None:
-        last = self._last
-        if last is not None and last[0] == path:
-            return last[1]
         try:
-            st = os.lstat(self._base + path)
+            return os.lstat(self._base + path)
         except (OSError, ValueError):
             return None
-        self._last = (path, st)
-        return st
 
     def symlink_target(self, path: str) -> str | None:
-        self._last = None  # a fresh look at each path discovery asks about
         st = self._lstat(path)
         return os.readlink(self._base + path) if st is not None and stat.S_ISLNK(st.st_mode) else None
 
     def size(self, path: str) -> int:
         st = self._lstat(path)
-        self._last = None  # used once: a later question about the path looks again
         return 0 if st is None else st.st_size
