@@ -208,8 +208,6 @@ class Terms:
         self._memo["proper"] = _shared({_CAPS[w] for w in set(first_words[1:]) if w in _CAPS})
 
 
-
-
 @cache
 def split_identifier(name: str) -> tuple[str, ...]:
     """`getDocumentByID` / `get-document_by.id` -> ('get', 'document', 'by', 'id') (lower case)."""
