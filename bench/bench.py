@@ -196,12 +196,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="tooldiff-bench-") as tmp_name:
         tmp = Path(tmp_name)
         shapes = write_shapes(tmp)
-        rows = []
         for shape, path in shapes.items():
             got = measure_together({"parse": ("parse", path, None), "check": ("check", path, None),
                                     "one": ("check", path, 1)})
             parse, check, one = got["parse"], got["check"], got["one"]
-            rows.append((shape, parse, check))
             print(f"check  {shape:16s} {check['seconds']:7.2f} s (cpu {check['cpu']:5.2f} s)  "
                   f"peak {check['peak_mb']:4.0f} MB (largest worker {check['worker_mb']:4.0f} MB)  "
                   f"pairs {int(check['pairs']):>8d}  bare json parse {parse['seconds']:.3f} s  "
