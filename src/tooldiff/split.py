@@ -43,7 +43,7 @@ class Part:
 
 
 # The smallest piece, as a share of one worker's work: the last pieces are this small, so the workers end
-# within about this much of each other (on the 20k corpus, 1/24 left one process idle for ~55 ms at the
+# within about this much of each other (a timeline of the 20k corpus: 1/24 left one process idle ~55 ms at the
 # end; 1/96 for ~5 ms, at the cost of 9 more pieces).
 LAST_PIECE = 1 / 96
 
