@@ -45,19 +45,10 @@ def _suggest(name: str) -> str:
     return fixed if re.match(r"[a-zA-Z_]", fixed) else "_" + fixed[:63]
 
 
-def _patterns(ctx: Context) -> list[re.Pattern[str]]:
-    """The targets' distinct name patterns (OpenAI's and Anthropic's are one), once per context."""
-    patterns = ctx.memo.get(CODE)
-    if patterns is None:
-        distinct = {t.name_pattern.pattern: t.name_pattern for t in ctx.targets}
-        patterns = ctx.memo[CODE] = list(distinct.values())
-    return patterns
-
-
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
-    if all(pattern.fullmatch(tool.name) for pattern in _patterns(ctx)):
-        return  # the usual case: every target accepts the name
     failing = [t for t in ctx.targets if not t.name_pattern.fullmatch(tool.name)]
+    if not failing:
+        return
     rules: dict[str, list[str]] = {}
     for t in failing:
         rules.setdefault(t.name_rule, []).append(t.name)
