@@ -27,7 +27,7 @@ _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 # Cheap superset of _NEEDS_SLOW for compact output: a number token starts right after ':', '[' or ','.
 # Only on a hit (1% of tools) are strings stripped for the exact test, which costs more than the dump.
 # One pattern per opener: a literal first character lets `re` skip ahead, three times faster than a class.
-_MAYBE_SLOW = tuple(
+_AFTER_COLON, _AFTER_COMMA, _AFTER_BRACKET = (
     re.compile(f"{opener}-?(?:\\d+[.eE]|\\d{{16}}|Infinity)|{opener}NaN").search
     for opener in (":", ",", r"\[")
 )
@@ -67,7 +67,10 @@ def _fast(value: Any) -> str | None:
         out = _encode(value)
     except (TypeError, ValueError, RecursionError):
         return None
-    maybe = out[:1] not in ("{", "[", '"') or any(search(out) for search in _MAYBE_SLOW)
+    # Three calls, not a generator over the patterns: this runs once per tool.
+    maybe = (
+        out[:1] not in ("{", "[", '"') or _AFTER_COLON(out) or _AFTER_COMMA(out) or _AFTER_BRACKET(out)
+    )
     if maybe and _NEEDS_SLOW.search(_STRINGS.sub("", out)):
         return None
     if not out.isascii() and _ASTRAL.search(out):
