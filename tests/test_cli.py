@@ -109,8 +109,21 @@ def test_baseline_makes_existing_findings_pass(
     assert (tmp_path / ".tooldiff-baseline.json").exists()
     code, out, _ = run(capsys, "check", "--fail-on", "info", "--format", "json")
     assert code == 0
-    statuses = {f["status"] for f in json.loads(out)["findings"]}
-    assert statuses == {"baselined"}
+    doc = json.loads(out)
+    jsonschema.validate(doc, report_schema())
+    assert {(f["status"], f["reason"]) for f in doc["findings"]} == {
+        ("baselined", "accepted when the baseline was written")
+    }
+    # The reason is the baseline entry's, as the team edited it, and code scanning shows it.
+    baseline = json.loads((tmp_path / ".tooldiff-baseline.json").read_text(encoding="utf-8"))
+    for entry in baseline["findings"]:
+        entry["reason"] = f"kept on purpose: {entry['code']}"
+    (tmp_path / ".tooldiff-baseline.json").write_text(json.dumps(baseline), encoding="utf-8")
+    sarif = json.loads(run(capsys, "check", "--format", "sarif")[1])
+    justifications = {
+        (r["ruleId"], s["justification"]) for r in sarif["runs"][0]["results"] for s in r["suppressions"]
+    }
+    assert ("intent-overlap", "kept on purpose: intent-overlap (the tooldiff baseline)") in justifications
 
 
 def test_ignores_need_a_reason_and_apply(
@@ -119,12 +132,17 @@ def test_ignores_need_a_reason_and_apply(
     (tmp_path / "tools.json").write_bytes(EXAMPLE.read_bytes())
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".tooldiff.yml").write_text(
-        "ignores:\n  - code: intent-overlap\n    tool: find_document\n    reason: being deleted in #12\n",
+        "ignores:\n  - code: intent-overlap\n    tool: find_document\n    reason: 'being deleted in #12'\n",
         encoding="utf-8",
     )
     _, out, _ = run(capsys, "check", "--format", "json")
-    overlap = [f for f in json.loads(out)["findings"] if f["code"] == "intent-overlap"]
+    doc = json.loads(out)
+    jsonschema.validate(doc, report_schema())
+    overlap = [f for f in doc["findings"] if f["code"] == "intent-overlap"]
     assert overlap and all(f["status"] == "ignored" for f in overlap)
+    assert {f["reason"] for f in overlap} == {"being deleted in #12"}
+    # Only accepted findings carry a reason.
+    assert all("reason" not in f for f in doc["findings"] if f["status"] == "new")
     (tmp_path / ".tooldiff.yml").write_text(
         "ignores:\n  - code: intent-overlap\n    tool: find_document\n", encoding="utf-8"
     )

@@ -46,24 +46,27 @@ def dump_baseline(findings: Iterable[Finding], reason: str = "accepted when the 
     return json.dumps(doc, indent=2, sort_keys=True) + "\n"
 
 
-def _ignored(finding: Finding, config: Config) -> bool:
+def _ignore_reason(finding: Finding, config: Config) -> str | None:
+    """The reason of the first ignore that matches the finding, or None."""
     for ig in config.ignores:
         if ig.code not in (finding.code, "*"):
             continue
         if any(fnmatch.fnmatchcase(name, ig.tool) for name in finding.tools) or ig.tool == "*":
-            return True
-    return False
+            return ig.reason
+    return None
 
 
 def apply_status(findings: Iterable[Finding], baseline: Baseline, config: Config) -> list[Finding]:
-    """Mark ignored and baselined findings; leave `new` and `existing` as they are otherwise."""
+    """Mark ignored and baselined findings, with the reason they were accepted; leave `new` and `existing`
+    as they are otherwise."""
     if not config.ignores and not baseline.entries:
         return list(findings)  # nothing to mark (this runs after the workers, on the critical path)
     out: list[Finding] = []
     for f in findings:
-        if _ignored(f, config):
-            f = replace(f, status="ignored")
+        reason = _ignore_reason(f, config)
+        if reason is not None:
+            f = replace(f, status="ignored", reason=reason)
         elif f.fingerprint in baseline.entries:
-            f = replace(f, status="baselined")
+            f = replace(f, status="baselined", reason=baseline.entries[f.fingerprint])
         out.append(f)
     return out

@@ -112,6 +112,7 @@ class Finding:
     related: tuple[str, ...] = ()
     status: Status = "new"
     fingerprint: str = ""
+    reason: str = ""  # why it was accepted: the ignore's or the baseline entry's reason (those statuses only)
 
 
 def fingerprint(code: str, toolset: str, tools: tuple[str, ...], pointer: str) -> str:

@@ -37,6 +37,7 @@ def finding(
     file: str = HELPDESK,
     evidence: dict[str, Any] | None = None,
     related: tuple[str, ...] = (),
+    reason: str = "",
 ) -> Finding:
     return Finding(
         code=code,
@@ -53,6 +54,7 @@ def finding(
         related=related,
         status=status,
         fingerprint=fingerprint(code, toolset, tools, pointer),
+        reason=reason,
     )
 
 
@@ -160,6 +162,7 @@ def overlap_pr() -> Report:
             "create_ticket and escalate_ticket share arguments but escalate_ticket pages a human.",
             line=26,
             status="baselined",
+            reason="accepted when the baseline was written",
         ),
     )
     resolved = (
@@ -267,6 +270,7 @@ def audit() -> Report:
             toolset=mcp,
             file=f"{mcp}/fetch_file.json",
             status="baselined",
+            reason="accepted when the baseline was written",
         ),
         finding(
             "unsupported-keyword",
@@ -279,6 +283,7 @@ def audit() -> Report:
             pointer="/input_schema/oneOf",
             targets=("google",),
             status="ignored",
+            reason="delete_file is only offered to Claude",
         ),
         finding(
             "heavy-definition", "warning", ("search_docs",), "About 620 tokens per call (budget 500).", line=2

@@ -39,7 +39,7 @@ def _finding_key(f: Finding) -> tuple[str, str, int, str, tuple[str, ...], str, 
 
 
 def finding(f: Finding) -> dict[str, Any]:
-    return {
+    out = {
         "code": f.code,
         "severity": f.severity,
         "status": f.status,
@@ -55,6 +55,9 @@ def finding(f: Finding) -> dict[str, Any]:
         "targets": list(f.targets),
         "fingerprint": f.fingerprint,
     }
+    if f.status in ("baselined", "ignored"):
+        out["reason"] = f.reason
+    return out
 
 
 def tool(t: ToolReport) -> dict[str, Any]:

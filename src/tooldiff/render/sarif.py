@@ -73,8 +73,9 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
             location["region"] = {"startLine": f.line}
         result["locations"] = [{"physicalLocation": location}]
     if f.status in ("baselined", "ignored"):
+        where = "an ignore in the tooldiff config" if f.status == "ignored" else "the tooldiff baseline"
         result["suppressions"] = [
-            {"kind": "external", "justification": f"{f.status} in the tooldiff configuration"}
+            {"kind": "external", "justification": f"{f.reason} ({where})" if f.reason else where}
         ]
     return result
 
