@@ -124,6 +124,17 @@ def test_baseline_makes_existing_findings_pass(
         (r["ruleId"], s["justification"]) for r in sarif["runs"][0]["results"] for s in r["suppressions"]
     }
     assert ("intent-overlap", "kept on purpose: intent-overlap (the tooldiff baseline)") in justifications
+    # Writing the baseline again, after a new finding, keeps the edited reasons and gives the new one its own.
+    tools = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    tools["tools"].append({"name": "Bad Name!", "description": "Look up the weather for a city by its name.",
+                           "input_schema": {"type": "object", "properties": {}}})
+    (tmp_path / "tools.json").write_text(json.dumps(tools, indent=2), encoding="utf-8")
+    assert run(capsys, "baseline", "--reason", "the rename lands in #40")[0] == 0
+    rewritten = json.loads((tmp_path / ".tooldiff-baseline.json").read_text(encoding="utf-8"))
+    reasons = {(e["code"], tuple(e["tools"])): e["reason"] for e in rewritten["findings"]}
+    assert reasons[("invalid-name", ("Bad Name!",))] == "the rename lands in #40"
+    kept = {r for key, r in reasons.items() if key != ("invalid-name", ("Bad Name!",))}
+    assert kept == {f"kept on purpose: {e['code']}" for e in baseline["findings"]}
 
 
 def test_ignores_need_a_reason_and_apply(

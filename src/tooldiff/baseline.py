@@ -36,9 +36,12 @@ def load_baseline(data: bytes | None, path: str = ".tooldiff-baseline.json") -> 
 
 
 def dump_baseline(findings: Iterable[Finding], reason: str = "accepted when the baseline was written") -> str:
+    """The baseline of `findings`: those already baselined keep the reason they were accepted with (a team
+    may have edited it), the others get `reason`."""
     rows = {
         f.fingerprint: {"fingerprint": f.fingerprint, "code": f.code, "tools": list(f.tools),
-                        "toolset": f.toolset, "reason": reason}
+                        "toolset": f.toolset,
+                        "reason": f.reason if f.status == "baselined" and f.reason else reason}
         for f in findings
         if f.code != "parse-error"
     }
