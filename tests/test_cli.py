@@ -177,6 +177,21 @@ def test_describe_has_one_row_per_tool(capsys: pytest.CaptureFixture[str]) -> No
     rows = out.strip().splitlines()
     assert len(rows) == 1 + 6
     assert "schemaHash" in rows[0] and "tokens[estimate]" in rows[0]
+    # Each code once, most severe first, with its count: the warning is not lost behind the infos.
+    search_docs = next(r for r in rows if r.startswith("search_docs "))
+    assert search_docs.endswith("warning intent-overlap, info missing-description ×2")
+
+
+def test_describe_cuts_long_cells_visibly_and_never_the_findings(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    name = "look_up_" + "very_" * 12 + "long_name"
+    record = {"name": name, "description": "", "input_schema": {"type": "object", "properties": {"q": {}}}}
+    (tmp_path / "tools.json").write_text(json.dumps([record]), encoding="utf-8")
+    code, out, _ = run(capsys, "describe", str(tmp_path / "tools.json"))
+    row = out.splitlines()[1]
+    assert code == 0 and name not in row and name[:47] + "…" in row
+    assert row.endswith("warning missing-description, info missing-description")
 
 
 def test_rules_and_explain(capsys: pytest.CaptureFixture[str]) -> None:

@@ -67,7 +67,12 @@ def _jobs(raw: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tooldiff", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="tooldiff",
+        description="Review AI-agent tool definitions: provider schema lint, overlap between tools, "
+        "token and schemaHash deltas.",
+        epilog="`tooldiff COMMAND --help` for a command's options; `tooldiff explain CODE` for a rule.",
+    )
     parser.add_argument("--version", action="version", version=f"tooldiff {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 

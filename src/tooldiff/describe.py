@@ -2,28 +2,40 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
-from tooldiff.model import Report
+from tooldiff.model import SEVERITY_RANK, Report
 from tooldiff.render.escape import plain
+
+CELL_MAX = 48  # columns before the last are cut here (with "…"); the findings column is never cut
+
+
+def _findings_cell(found: Counter[tuple[str, str]]) -> str:
+    """`warning intent-overlap, info missing-description ×2`: most severe first, each code once."""
+    ordered = sorted(found.items(), key=lambda item: (SEVERITY_RANK.get(item[0][0], 9), item[0][1]))
+    return ", ".join(f"{sev} {code}" + (f" ×{n}" if n > 1 else "") for (sev, code), n in ordered) or "ok"
+
+
+def _cut(cell: str) -> str:
+    return cell if len(cell) <= CELL_MAX else cell[: CELL_MAX - 1] + "…"
 
 
 def render_describe(report: Report) -> str:
-    codes: dict[tuple[str, str], list[str]] = defaultdict(list)
+    found: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
     for f in report.findings:
         for name in f.tools:
-            codes[(f.toolset, name)].append(f"{f.severity}:{f.code}")
+            found[(f.toolset, name)][(f.severity, f.code)] += 1
     methods = list(report.token_methods)
     header = ["tool", "toolset", *(f"tokens[{m}]" for m in methods), "schemaHash", "targets", "findings"]
     rows = [header]
     for t in report.tools:
         counts = [str(t.tokens.get(m, {}).get("head", "")) for m in methods]
-        found = sorted(codes.get((t.toolset, t.name), []))
         # Names and paths are PR text: no escape sequence, bidi override or line break reaches the terminal.
-        rows.append([plain(t.name), f"{plain(t.toolset)}:{t.line}", *counts, t.schema_hash,
-                     ",".join(t.targets), ", ".join(found) or "ok"])
-    widths = [min(max(len(r[i]) for r in rows), 48) for i in range(len(header))]
-    lines = ["  ".join(c[:48].ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+        cells = [plain(t.name), f"{plain(t.toolset)}:{t.line}", *counts, t.schema_hash, ",".join(t.targets)]
+        rows.append([*map(_cut, cells), _findings_cell(found.get((t.toolset, t.name), Counter()))])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header) - 1)]
+    lines = ["  ".join([*(c.ljust(w) for c, w in zip(r[:-1], widths, strict=True)), r[-1]]).rstrip()
+             for r in rows]
     # A file that does not parse has no tool row: say so, or it would look like a file without tools.
     broken = sorted((f for f in report.findings if f.code == "parse-error"), key=lambda f: (f.file, f.line))
     if broken:
