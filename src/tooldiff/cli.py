@@ -44,7 +44,9 @@ def _token_methods(args: argparse.Namespace) -> tuple[str, ...] | None:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any)")
-    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--format", choices=FORMATS, default="text",
+                   help="text for a terminal, json (report.schema.json), markdown (the PR comment), sarif "
+                        "(code scanning), github (workflow annotations); default: text")
     p.add_argument("--output", "-o", help="write the report here instead of stdout")
     p.add_argument("--fail-on", choices=FAIL_ON, default="error",
                    help="exit 1 when a new finding reaches this severity (default: error)")
@@ -77,31 +79,37 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("check", help="analyse tool definitions in files or folders")
-    p.add_argument("paths", nargs="*")
+    p.add_argument("paths", nargs="*",
+                   help="files or folders (default: the repository's tool files, found as the config says or "
+                        "by their content)")
     _common(p)
 
     p = sub.add_parser("describe", help="one row per tool: tokens, schemaHash, findings")
-    p.add_argument("paths", nargs="+")
-    p.add_argument("--config")
+    p.add_argument("paths", nargs="+", help="files or folders")
+    p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any)")
 
     p = sub.add_parser("diff", help="compare tool definitions between two refs or two paths")
     p.add_argument("--base", help="base ref; the merge base with HEAD is compared, as GitHub does")
-    p.add_argument("--head", default="HEAD")
+    p.add_argument("--head", default="HEAD", help="head ref (default: HEAD)")
     p.add_argument("--worktree", action="store_true", help="include uncommitted edits")
-    p.add_argument("paths", nargs="*")
+    p.add_argument("paths", nargs="*",
+                   help="with --base: only these files or folders; without it: two paths, "
+                        "BASE_PATH HEAD_PATH, compared as base and head")
     _common(p)
 
     p = sub.add_parser("baseline", help="accept the current findings: write the baseline file")
-    p.add_argument("paths", nargs="*")
-    p.add_argument("--config")
-    p.add_argument("--reason", default="accepted when the baseline was written")
+    p.add_argument("paths", nargs="*", help="files or folders (default: as check)")
+    p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any)")
+    p.add_argument("--reason", default="accepted when the baseline was written",
+                   help="the reason recorded for findings not yet in the baseline (those already in it keep "
+                        "theirs)")
 
     sub.add_parser("rules", help="list the rules")
     p = sub.add_parser("explain", help="print a rule's documentation")
-    p.add_argument("code")
+    p.add_argument("code", help="a rule code, as `tooldiff rules` lists them")
 
     p = sub.add_parser("init", help="write a workflow and a commented .tooldiff.yml")
-    p.add_argument("--force", action="store_true")
+    p.add_argument("--force", action="store_true", help="overwrite files that differ from what init writes")
 
     sub.add_parser("github", help="run as the GitHub Action (reads GITHUB_* and INPUT_*)")
     return parser
