@@ -224,3 +224,21 @@ def test_python_dash_m_works() -> None:
     out = subprocess.run([sys.executable, "-m", "tooldiff", "--version"], capture_output=True, text=True,
                          check=True)
     assert __version__ in out.stdout
+
+
+def test_every_command_and_argument_says_what_it_is_for() -> None:
+    import argparse
+
+    from tooldiff.cli import build_parser
+
+    parser = build_parser()
+    assert parser.description and "tool definitions" in parser.description
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    undocumented = [
+        f"{name} {action.dest}"
+        for name, sub in commands.choices.items()
+        for action in sub._actions
+        if not isinstance(action, argparse._HelpAction) and not action.help
+    ]
+    assert undocumented == []
+    assert all(choice.help for choice in commands._choices_actions)
