@@ -44,6 +44,25 @@ def test_errors_name_file_line_and_key(text: str, line: int, key: str) -> None:
     assert str(exc).startswith(f".tooldiff.yml:{line}: {key}: ")
 
 
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("rulez:\n  x: 1\n", "unknown key: did you mean 'rules'?"),
+        ("chars-per-tokens: 3\n", "did you mean 'chars_per_token'?"),
+        ("rules:\n  intent-overlapp: false\n", "unknown rule code: did you mean 'intent-overlap'?"),
+        ("ignores:\n  - {code: missing-descr, tool: x, reason: y}\n", "did you mean 'missing-description'?"),
+        ("targets: [openai-strickt]\n", "unknown target 'openai-strickt': did you mean 'openai-strict'?"),
+    ],
+)
+def test_unknown_names_suggest_the_closest_known_one(text: str, hint: str) -> None:
+    assert hint in error(text).message
+
+
+def test_no_suggestion_when_nothing_is_close() -> None:
+    message = error("zzz: 1\n").message
+    assert message.startswith("unknown key (known: ") and "did you mean" not in message
+
+
 def test_bad_yaml_and_duplicate_keys() -> None:
     assert error("paths: [\n").line == 2
     exc = error("paths: []\npaths: [a]\n")

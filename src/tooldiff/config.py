@@ -5,9 +5,10 @@ An unknown key or a bad value is a `ConfigError` naming the file, the line and t
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -218,6 +219,15 @@ def _line(node: yaml.Node, path: list[str]) -> int:
     return target.start_mark.line + 1 if target is not None else 1
 
 
+def _unknown(what: str, name: str, known: Iterable[str]) -> str:
+    """`unknown key: did you mean 'rules'? (allowed: ...)`: the closest known name first, as ruff does."""
+    names = sorted(known)
+    folded = {n.replace("-", "_"): n for n in names}  # keys are accepted in either spelling
+    close = difflib.get_close_matches(name.replace("-", "_"), list(folded), n=1)
+    hint = f": did you mean {folded[close[0]]!r}?" if close else ""
+    return f"unknown {what}{hint} (known: {', '.join(names)})"
+
+
 def _config_error(path: str, node: yaml.Node, error: jsonschema.ValidationError) -> ConfigError:
     where = [str(p) for p in error.absolute_path]
     key = ".".join(where)
@@ -226,8 +236,7 @@ def _config_error(path: str, node: yaml.Node, error: jsonschema.ValidationError)
         extra = sorted(k for k in error.instance if k not in allowed)
         if extra and isinstance(error.schema.get("additionalProperties"), bool):
             bad = [*where, str(extra[0])]
-            known = ", ".join(sorted(allowed))
-            return ConfigError(path, _line(node, bad), ".".join(bad), f"unknown key (allowed: {known})")
+            return ConfigError(path, _line(node, bad), ".".join(bad), _unknown("key", str(extra[0]), allowed))
     if error.validator == "required":
         return ConfigError(path, _line(node, where), key or "(top level)", error.message)
     if error.validator == "oneOf" and isinstance(error.instance, dict):
@@ -242,15 +251,14 @@ def _config_error(path: str, node: yaml.Node, error: jsonschema.ValidationError)
 
 
 def _check_codes(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
-    known = ", ".join(sorted(RULE_CODES))
     for code in data.get("rules", {}):
         if code not in RULE_CODES:
             at = ["rules", code]
-            raise ConfigError(path, _line(node, at), f"rules.{code}", f"unknown rule code (known: {known})")
+            raise ConfigError(path, _line(node, at), f"rules.{code}", _unknown("rule code", code, RULE_CODES))
     for i, ignore in enumerate(data.get("ignores", [])):
         if ignore["code"] != "*" and ignore["code"] not in RULE_CODES:
             where = ["ignores", str(i), "code"]
-            message = f"unknown rule code {ignore['code']!r}"
+            message = _unknown(f"rule code {ignore['code']!r}", ignore["code"], [*RULE_CODES, "*"])
             raise ConfigError(path, _line(node, where), ".".join(where), message)
 
 
@@ -272,8 +280,8 @@ def _check_targets(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
         for i, name in enumerate(names or ()):
             if name not in known:
                 at = [*where, str(i)]
-                raise ConfigError(path, _line(node, at), ".".join(at),
-                                  f"unknown target {name!r} (known: {', '.join(sorted(known))})")
+                message = _unknown(f"target {name!r}", name, known)
+                raise ConfigError(path, _line(node, at), ".".join(at), message)
 
 
 def _rule(value: Any) -> RuleConfig:
