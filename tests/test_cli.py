@@ -200,6 +200,9 @@ def test_rules_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "explain", "blast-radius-twin")
     assert code == 0 and "blast-radius-twin" in out
     assert run(capsys, "explain", "no-such-rule")[0] == 2
+    assert run(capsys, "explain", "Intent_Overlap")[1] == run(capsys, "explain", "intent-overlap")[1]
+    code, _, err = run(capsys, "explain", "intent-overlapp")
+    assert code == 2 and "did you mean 'intent-overlap'?" in err
 
 
 def test_init_never_clobbers_without_force(

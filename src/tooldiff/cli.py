@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from collections.abc import Sequence
@@ -173,10 +174,13 @@ def _dispatch(args: argparse.Namespace) -> int:
         if cmd == "rules":
             sys.stdout.write(docs.render_rules_table())
             return 0
-        if args.code not in docs.codes():
-            print(f"tooldiff: unknown rule {args.code!r}; see `tooldiff rules`", file=sys.stderr)
+        code = args.code.strip().lower().replace("_", "-")  # INTENT_OVERLAP, as a constant might spell it
+        if code not in docs.codes():
+            close = difflib.get_close_matches(code, docs.codes(), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            print(f"tooldiff: unknown rule {args.code!r}{hint} (see `tooldiff rules`)", file=sys.stderr)
             return 2
-        sys.stdout.write(docs.render_rule_markdown(args.code))
+        sys.stdout.write(docs.render_rule_markdown(code))
         return 0
     if cmd == "init":
         from tooldiff.init import run_init
