@@ -63,6 +63,40 @@ def test_explicit_paths(repo: Path) -> None:
     assert len(everything.toolsets) == 2
 
 
+def test_a_skipped_folder_is_read_where_a_path_names_it(repo: Path) -> None:
+    """node_modules, dist, build...: left out of discovery, but a path on the command line or a config glob
+    that names one outright is honoured (tools generated into dist/ are common)."""
+    write(repo, "dist/tools.json", [tool("built")])
+    write(repo, "dist/node_modules/x/tools.json", [tool("deeper")])
+    source = WorktreeSource(repo)
+    assert "dist/tools.json" not in source.list_files()
+    write(repo, "node_modules/other/tools.json", [tool("sibling")])
+    listed = source.list_files(["node_modules/dep/tools.json"])
+    assert "node_modules/dep/tools.json" in listed and "node_modules/other/tools.json" not in listed
+
+    def toolsets(paths: list[str], config: Config | None = None) -> list[str]:
+        found = discover(source, config or Config.default(), paths)
+        assert found.errors == [] or [e.file for e in found.errors] == ["tools/broken.json"]
+        return [ts.id for ts in found.toolsets]
+
+    assert toolsets(["node_modules/dep/tools.json"]) == ["node_modules/dep/tools.json"]
+    assert toolsets(["dist"]) == ["dist/tools.json"]  # below the named folder, node_modules is skipped again
+    assert toolsets([], load_config("c.yml", "paths: ['dist/*.json']\n")) == ["dist/tools.json"]
+    assert toolsets([], load_config("c.yml", "paths: [dist]\n")) == ["dist/tools.json"]
+    assert "dist/tools.json" not in toolsets([], load_config("c.yml", "paths: ['**/tools.json']\n"))
+    assert toolsets([]) == ["snaps/__toolsnaps__", "tools/support.json"]
+
+
+def test_a_path_that_names_nothing_says_so_and_how_to_fix_it(tmp_path: Path) -> None:
+    from tooldiff.engine import parse_error_findings
+
+    (tmp_path / "empty").mkdir()
+    found = discover(WorktreeSource(tmp_path), Config.default(), ["empty", "nope.json"])
+    assert [e.file for e in found.errors] == ["empty", "nope.json"]
+    findings = parse_error_findings(found.errors, Config.default())
+    assert all("nothing to read" in f.message and f.fix.startswith("Check the path") for f in findings)
+
+
 def test_config_paths_exclude_and_named_toolsets(repo: Path) -> None:
     config = load_config(".tooldiff.yml", "paths: ['**/*.json']\nexclude: [tools/broken.json]\n"
                          "toolsets:\n  - {name: all, files: ['tools/*', 'snaps/**']}\n")
@@ -99,7 +133,7 @@ def test_oversize_is_an_error_without_reading(tmp_path: Path) -> None:
     source = CountingSource(tmp_path)
     found = discover(source, Config(max_file_bytes=300))
     assert [(e.file, e.line) for e in found.errors] == [("big.json", 1)]
-    assert "over the limit" in found.errors[0].message
+    assert "over the limit" in found.errors[0].message and "max_file_bytes" in found.errors[0].fix
     assert source.read == ["small.json"]
 
 

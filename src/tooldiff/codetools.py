@@ -27,6 +27,9 @@ class CommandTools:
     ran: list[str] = field(default_factory=list)
 
 
+_FIX = "Make the command in `sources` run in a fresh checkout and print the tool definitions as JSON."
+
+
 def label(command: str) -> str:
     """The pseudo file name the command's output is filed under (findings point here)."""
     return f"$({command})"
@@ -44,12 +47,13 @@ def run_commands(sources: Sequence[Any], cwd: Path) -> CommandTools:
             proc = subprocess.run(shlex.split(src.command), cwd=cwd, capture_output=True, timeout=TIMEOUT_S,
                                   check=False)
         except (OSError, subprocess.TimeoutExpired) as exc:
-            out.errors.append(ParseError(file=name, line=0, message=f"command failed to run: {exc}"))
+            message = f"command failed to run: {exc}"
+            out.errors.append(ParseError(file=name, line=0, message=message, fix=_FIX))
             continue
         if proc.returncode != 0:
             tail = proc.stderr.decode("utf-8", "replace").strip()[-300:]
             out.errors.append(ParseError(file=name, line=0,
-                                         message=f"command exited with {proc.returncode}: {tail}"))
+                                         message=f"command exited with {proc.returncode}: {tail}", fix=_FIX))
             continue
         parsed = parse_bytes(name, proc.stdout)
         out.files[name] = proc.stdout

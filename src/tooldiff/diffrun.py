@@ -259,7 +259,7 @@ class _OneFile:
         self.path = path
         self.label = str(path)
 
-    def list_files(self) -> list[str]:
+    def list_files(self, also: Iterable[str] = ()) -> list[str]:
         return [self.path.name]
 
     def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:

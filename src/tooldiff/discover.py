@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
+from itertools import takewhile
 
 from tooldiff.config import Config
 from tooldiff.model import ParsedFile, ParseError, Tool, Toolset
@@ -100,12 +101,38 @@ def _select(all_files: list[str], config: Config, paths: Sequence[str]) -> tuple
             prefix = "" if p in ("", ".") else p + "/"
             under = [f for f in all_files if f.startswith(prefix) and _is_tool_file(f[len(prefix):])]
             if not under and not any(f.startswith(prefix) for f in all_files):
-                errors.append(ParseError(file=p, line=1, message="no such file or folder"))
+                errors.append(ParseError(
+                    file=p, line=1, message="nothing to read: no such file, or a folder without files",
+                    fix="Check the path: it is relative to the folder tooldiff runs in.",
+                ))
             chosen.extend(under)
         return list(dict.fromkeys(chosen)), errors
     if config.paths:
-        return [f for f in all_files if not _skipped(f) and any(glob_match(f, g) for g in config.paths)], []
+        return [f for f in all_files if any(_configured(f, g) for g in config.paths)], []
     return [f for f in all_files if _is_tool_file(f)], []
+
+
+def literal_prefix(pattern: str) -> str:
+    """The leading part of a glob without wildcards (`dist/tools/*.json` -> `dist/tools`, `dist` -> `dist`):
+    a vendored or generated folder named there is wanted; one that a wildcard reaches is still skipped."""
+    parts = pattern.strip().removeprefix("./").rstrip("/").split("/")
+    return "/".join(takewhile(lambda part: not any(c in part for c in "*?["), parts))
+
+
+def _configured(path: str, pattern: str) -> bool:
+    if not glob_match(path, pattern):
+        return False
+    prefix = literal_prefix(pattern)
+    if path == prefix:
+        return True  # the file itself is named
+    return not _skipped(path[len(prefix) + 1 :] if prefix and path.startswith(prefix + "/") else path)
+
+
+def named_paths(config: Config, paths: Sequence[str]) -> list[str]:
+    """What the command line or the config names: a source lists these even in folders it skips."""
+    if paths:
+        return [p.strip().removeprefix("./").rstrip("/") for p in paths]
+    return [prefix for g in config.paths if (prefix := literal_prefix(g))]
 
 
 def _escapes(path: str, target: str) -> bool:
@@ -126,7 +153,7 @@ class Selection:
 
 
 def select(source: FileSource, config: Config, paths: Sequence[str] = ()) -> Selection:
-    candidates, errors = _select(source.list_files(), config, paths)
+    candidates, errors = _select(source.list_files(named_paths(config, paths)), config, paths)
     explicit = bool(paths or config.paths)
     candidates = [f for f in candidates if not any(glob_match(f, g) for g in config.exclude)]
     to_read: list[str] = []
@@ -136,12 +163,14 @@ def select(source: FileSource, config: Config, paths: Sequence[str] = ()) -> Sel
         if target is not None:
             if _escapes(path, target):
                 message = "symlink leaves the repository; not followed"
-                errors.append(ParseError(file=path, line=1, message=message))
+                fix = "Link to a file inside the repository, or leave it out (`exclude` in .tooldiff.yml)."
+                errors.append(ParseError(file=path, line=1, message=message, fix=fix))
             continue  # a link inside the tree: its target is analysed under its own name
         size = source.size(path)
         if size > config.max_file_bytes:
             message = f"file is {size:,} bytes, over the limit of {config.max_file_bytes:,}; not read"
-            errors.append(ParseError(file=path, line=1, message=message))
+            fix = "Split the file, or raise `max_file_bytes` in .tooldiff.yml if it really is one tool file."
+            errors.append(ParseError(file=path, line=1, message=message, fix=fix))
             continue
         to_read.append(path)
         sizes[path] = size

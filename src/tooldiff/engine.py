@@ -277,7 +277,7 @@ def parse_error_findings(errors: Iterable[ParseError], config: Config) -> list[F
             code="parse-error",
             severity=severity,
             message=e.message,
-            fix="Fix the file so that it parses; the other files were still analysed.",
+            fix=e.fix or "Fix the file so that it parses; the other files were still analysed.",
             tools=(),
             toolset=e.file,
             file=e.file,

@@ -282,8 +282,8 @@ class GitSource:
         self.commit = commit
         self.label = label or commit[:12]
 
-    def list_files(self) -> list[str]:
-        return sorted(self.repo.tree(self.commit))
+    def list_files(self, also: Iterable[str] = ()) -> list[str]:
+        return sorted(self.repo.tree(self.commit))  # every file of the commit: nothing to add
 
     def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:
         tree = self.repo.tree(self.commit)
@@ -311,8 +311,8 @@ class GitWorktreeSource:
         self.label = label
         self._disk = WorktreeSource(repo.root, label)
 
-    def list_files(self) -> list[str]:
-        return self.repo.worktree_files()
+    def list_files(self, also: Iterable[str] = ()) -> list[str]:
+        return self.repo.worktree_files()  # git lists vendored folders too (ignored files aside)
 
     def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:
         return self._disk.read_many(paths)

@@ -60,6 +60,7 @@ class ParseError:
     file: str
     line: int
     message: str
+    fix: str = ""  # when the usual one (make the file parse) does not fit: a wrong path, a file too big
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -31,8 +31,8 @@ class SubsetSource:
         self.allowed = frozenset(allowed)
         self._read = dict(read or {})
 
-    def list_files(self) -> list[str]:
-        return [p for p in self.inner.list_files() if p in self.allowed]
+    def list_files(self, also: Iterable[str] = ()) -> list[str]:
+        return [p for p in self.inner.list_files(also) if p in self.allowed]
 
     def read_many(self, paths: Iterable[str]) -> Mapping[str, bytes]:
         wanted = [p for p in paths if p in self.allowed]

@@ -18,8 +18,10 @@ class FileSource(Protocol):
 
     label: str  # "worktree", a ref name or a commit sha, for messages
 
-    def list_files(self) -> list[str]:
-        """Every regular file and symlink, relative POSIX paths, sorted."""
+    def list_files(self, also: Iterable[str] = ()) -> list[str]:
+        """Every regular file and symlink, relative POSIX paths, sorted. A source that leaves out vendored
+        and generated folders (`SKIP_DIRS`) still lists what is under the paths in `also`: paths named on
+        the command line or by the config."""
         ...
 
     def read_many(self, paths: Iterable[str]) -> Mapping[str, bytes]:
@@ -41,6 +43,11 @@ SKIP_DIRS = frozenset(
 )
 
 
+def _leads_to(folder: str, named: Iterable[str]) -> bool:
+    """A named path is below `folder`."""
+    return any(p.startswith(folder + "/") for p in named)
+
+
 class WorktreeSource:
     """Files on disk under `root`."""
 
@@ -49,13 +56,25 @@ class WorktreeSource:
         self.label = label
         self._base = str(self.root) + os.sep  # string paths: discovery asks two questions of every file
 
-    def list_files(self) -> list[str]:
+    def list_files(self, also: Iterable[str] = ()) -> list[str]:
+        # Skipped folders are not walked (node_modules can hold 100k files), except on the way to a path in
+        # `also`, and there only that way; below a named folder, the usual folders are skipped again.
+        named = {p.strip("/") for p in also} - {"", "."}
+        narrow: set[str] = set()  # folders walked only on the way to a named path
         out: list[str] = []
         for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
             rel = Path(dirpath).relative_to(self.root)
-            for name in filenames:
-                out.append((rel / name).as_posix() if rel.parts else name)
+            prefix = rel.as_posix() + "/" if rel.parts else ""
+            keep = []
+            for d in sorted(dirnames):
+                folder = prefix + d
+                if folder in named or (d not in SKIP_DIRS and prefix[:-1] not in narrow):
+                    keep.append(d)
+                elif _leads_to(folder, named):
+                    keep.append(d)
+                    narrow.add(folder)
+            dirnames[:] = keep
+            out.extend(prefix + name for name in filenames)
         return sorted(out)
 
     def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:

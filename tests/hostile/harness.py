@@ -108,7 +108,7 @@ class MemorySource:
     def __init__(self, files: Mapping[str, bytes]) -> None:
         self.files = dict(files)
 
-    def list_files(self) -> list[str]:
+    def list_files(self, also: Iterable[str] = ()) -> list[str]:
         return sorted(self.files)
 
     def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:

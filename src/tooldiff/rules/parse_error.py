@@ -2,7 +2,9 @@
 
 ## What it finds
 A tool file that is not UTF-8, is malformed JSON or YAML, nests deeper than the parser takes, expands YAML
-aliases out of proportion, exceeds the size limit (default 20 MB), or is a symlink leaving the repository.
+aliases out of proportion, exceeds the size limit (default 20 MB), or is a symlink leaving the repository; a
+path named on the command line that holds nothing to read; a `sources` command that fails. The fix names
+what to do for each.
 
 ## Why it matters
 Tools in an unreadable file are invisible to every other check, and to the agent that loads them. Each
