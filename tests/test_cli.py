@@ -160,6 +160,35 @@ def test_ignores_need_a_reason_and_apply(
     assert run(capsys, "check")[0] == 2
 
 
+def test_run_from_a_subfolder_uses_the_config_and_baseline_further_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As in CI: the same config, baseline and repository-relative paths (so fingerprints), not the
+    subfolder's view of them. The search stops at the repository root."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".tooldiff.yml").write_text("rules:\n  missing-description: false\n", encoding="utf-8")
+    (tmp_path / "agent").mkdir()
+    (tmp_path / "agent" / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    monkeypatch.chdir(tmp_path / "agent")
+    for argv in ((), (".",), ("tools.json",), ("../agent/./tools.json",)):
+        doc = json.loads(run(capsys, "check", *argv, "--format", "json")[1])
+        assert {f["file"] for f in doc["findings"]} == {"agent/tools.json"}, argv
+        assert {f["code"] for f in doc["findings"]} == {"intent-overlap"}, argv
+    assert run(capsys, "baseline")[0] == 0
+    assert (tmp_path / ".tooldiff-baseline.json").exists()
+    assert not (tmp_path / "agent" / ".tooldiff-baseline.json").exists()
+    doc = json.loads(run(capsys, "check", "--format", "json")[1])
+    assert {f["status"] for f in doc["findings"]} == {"baselined"}
+    # Above the repository root, a config is never picked up.
+    outer = tmp_path.parent / f"{tmp_path.name}-outer"
+    (outer / "repo" / ".git").mkdir(parents=True)
+    (outer / ".tooldiff.yml").write_text("rules:\n  intent-overlap: false\n", encoding="utf-8")
+    (outer / "repo" / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    monkeypatch.chdir(outer / "repo")
+    doc = json.loads(run(capsys, "check", "--format", "json")[1])
+    assert "intent-overlap" in {f["code"] for f in doc["findings"]}
+
+
 def test_describe_names_files_that_do_not_parse(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -35,9 +35,24 @@ def find_config(source: FileSource, explicit: str | None = None) -> Config:
     return Config.default()
 
 
+def project_root(cwd: Path, explicit: str | None = None) -> Path:
+    """Where a run from `cwd` is rooted: the nearest folder, from `cwd` up to the repository root (the one
+    with `.git`), that holds `.tooldiff.yml`; else `cwd`. Run from a subfolder, `check` then sees the same
+    config, baseline and repository-relative paths (so the same fingerprints) as CI. A config named with
+    `--config` keeps `cwd`."""
+    if explicit:
+        return cwd
+    for folder in (cwd, *cwd.parents):
+        if any((folder / name).is_file() for name in CONFIG_NAMES):
+            return folder
+        if (folder / ".git").exists():
+            break
+    return cwd
+
+
 def split_root(paths: Sequence[str], cwd: Path) -> tuple[Path, list[str]]:
     """A root that holds every path, and the paths relative to it (paths outside cwd move the root)."""
-    resolved = [Path(p).absolute() for p in paths]
+    resolved = [Path(os.path.normpath(Path(p).absolute())) for p in paths]  # `sub/../x` is `x`
     inside = all(p == cwd or cwd in p.parents for p in resolved)
     root = cwd if inside else Path(os.path.commonpath([p if p.is_dir() else p.parent for p in resolved]))
     return root, [p.relative_to(root).as_posix() if p != root else "." for p in resolved]
@@ -86,7 +101,10 @@ def check_paths(
     token_methods: Sequence[str] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Report:
-    cwd = (cwd or Path.cwd()).absolute()
+    here = (cwd or Path.cwd()).absolute()
+    cwd = project_root(here, config_path)
+    if cwd != here:  # a config further up: this folder (or the paths given) inside that root
+        paths = [str(here / p) for p in (paths or ["."])]
     root, rel = split_root(paths, cwd) if paths else (cwd, [])
     source = WorktreeSource(root)
     config = find_config(WorktreeSource(cwd), config_path)

@@ -211,12 +211,14 @@ def _diff(args: argparse.Namespace) -> int:
 
 def _baseline(args: argparse.Namespace) -> int:
     from tooldiff.baseline import dump_baseline
-    from tooldiff.check import check_paths, find_config
+    from tooldiff.check import check_paths, find_config, project_root
     from tooldiff.sources import WorktreeSource
 
     report = check_paths(args.paths, args.config, token_methods=("estimate",))
-    config = find_config(WorktreeSource(Path.cwd()), args.config)
+    root = project_root(Path.cwd().absolute(), args.config)
+    config = find_config(WorktreeSource(root), args.config)
     keep = [f for f in report.findings if f.status in ("new", "baselined")]
-    Path(config.baseline).write_text(dump_baseline(keep, args.reason), encoding="utf-8")
-    print(f"tooldiff: wrote {len(keep)} findings to {config.baseline}", file=sys.stderr)
+    target = root / config.baseline
+    target.write_text(dump_baseline(keep, args.reason), encoding="utf-8")
+    print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {target}", file=sys.stderr)
     return 0
