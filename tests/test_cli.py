@@ -187,6 +187,15 @@ def test_run_from_a_subfolder_uses_the_config_and_baseline_further_up(
     monkeypatch.chdir(outer / "repo")
     doc = json.loads(run(capsys, "check", "--format", "json")[1])
     assert "intent-overlap" in {f["code"] for f in doc["findings"]}
+    # Without a config, a baseline at the top (or the repository root itself) roots the run.
+    (tmp_path / ".tooldiff.yml").unlink()
+    monkeypatch.chdir(tmp_path / "agent")
+    doc = json.loads(run(capsys, "check", "--format", "json")[1])
+    assert {f["file"] for f in doc["findings"]} == {"agent/tools.json"}
+    assert "baselined" in {f["status"] for f in doc["findings"]}
+    (tmp_path / ".tooldiff-baseline.json").unlink()
+    doc = json.loads(run(capsys, "check", "--format", "json")[1])
+    assert {f["file"] for f in doc["findings"]} == {"agent/tools.json"}
 
 
 def test_describe_names_files_that_do_not_parse(

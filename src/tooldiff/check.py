@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tooldiff import split, workers
 from tooldiff.baseline import apply_status, load_baseline
-from tooldiff.config import Config, ConfigError, load_config
+from tooldiff.config import DEFAULT_BASELINE, Config, ConfigError, load_config
 from tooldiff.discover import discover_selected, select
 from tooldiff.engine import analyse, gc_paused
 from tooldiff.model import Report
@@ -37,16 +37,16 @@ def find_config(source: FileSource, explicit: str | None = None) -> Config:
 
 def project_root(cwd: Path, explicit: str | None = None) -> Path:
     """Where a run from `cwd` is rooted: the nearest folder, from `cwd` up to the repository root (the one
-    with `.git`), that holds `.tooldiff.yml`; else `cwd`. Run from a subfolder, `check` then sees the same
-    config, baseline and repository-relative paths (so the same fingerprints) as CI. A config named with
-    `--config` keeps `cwd`."""
+    with `.git`), that holds `.tooldiff.yml` or the default baseline; else that repository root; else `cwd`.
+    Run from a subfolder, `check` then sees the same config, baseline and repository-relative paths (so the
+    same fingerprints) as CI. A config named with `--config` keeps `cwd`."""
     if explicit:
         return cwd
     for folder in (cwd, *cwd.parents):
-        if any((folder / name).is_file() for name in CONFIG_NAMES):
+        if any((folder / name).is_file() for name in (*CONFIG_NAMES, DEFAULT_BASELINE)):
             return folder
         if (folder / ".git").exists():
-            break
+            return folder
     return cwd
 
 
