@@ -105,7 +105,7 @@ def test_installed_wheel_runs(venv: Path, tmp_path: Path) -> None:
     assert out.returncode == 0 and out.stdout.strip() == f"tooldiff {tooldiff.__version__}"
     out = _run([tool, "check", str(EXAMPLE)], tmp_path)
     assert out.returncode == 0, out.stderr
-    assert "intent-overlap" in out.stdout and "in 6 tools, 1 toolset." in out.stdout
+    assert "intent-overlap" in out.stdout and "Checked 6 tools in 1 toolset: 14 new findings" in out.stdout
     # Markdown goes through the shipped templates; JSON through the shipped report schema's shape.
     out = _run([tool, "check", "--format", "markdown", str(EXAMPLE)], tmp_path)
     assert out.returncode == 0 and "|" in out.stdout, out.stderr

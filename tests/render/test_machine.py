@@ -139,5 +139,6 @@ def test_text_lines_are_ruff_like_and_colour_only_when_asked() -> None:
     plain_out = text.render(reports.overlap_pr(), CTX)
     assert "tools/helpdesk.json:11: error optional-not-required [openai-strict] Property top_k" in plain_out
     assert "\x1b[" not in plain_out
-    assert plain_out.rstrip().endswith("(1 baselined, 1 existing, 1 resolved) in 5 tools, 1 toolset.")
+    summary = "(1 error, 2 warnings, 1 info); also 1 baselined, 1 existing, 1 resolved."
+    assert plain_out.rstrip().endswith(summary)
     assert "\x1b[31;1merror\x1b[0m" in text.render(reports.overlap_pr(), replace(CTX, colour=True))

@@ -61,7 +61,9 @@ def render(report: Report, ctx: RenderContext) -> str:
         lines.append(f"{where}: resolved {plain(f.code, 60)} {plain(f.message, 300)}")
     counts = report.counts("new")
     total = sum(counts.values())
-    summary = f"Found {plural(total, 'new finding')}" + (f": {counts_text(counts)}" if total else "")
+    scope = f"{plural(len(report.tools), 'tool')} in {plural(len(report.toolsets), 'toolset')}"
+    summary = f"Checked {scope}: {plural(total, 'new finding')}"
+    summary += f" ({counts_text(counts)})" if total else ""
     others: dict[str, int] = {}
     for f in report.findings:
         if f.status != "new":
@@ -69,9 +71,7 @@ def render(report: Report, ctx: RenderContext) -> str:
     extra = [f"{n:,} {s}" for s, n in sorted(others.items())]
     if report.resolved:
         extra.append(f"{len(report.resolved):,} resolved")
-    if extra:
-        summary += f" ({', '.join(extra)})"
-    summary += f" in {plural(len(report.tools), 'tool')}, {plural(len(report.toolsets), 'toolset')}."
+    summary += f"; also {', '.join(extra)}." if extra else "."
     if lines:
         lines.append("")
     if report.mode == "diff":
