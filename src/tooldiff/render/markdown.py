@@ -138,6 +138,8 @@ def _context(report: Report, ctx: RenderContext, level: Detail, once: _Once) -> 
         "existing": existing[: level.existing_cap],
         "existing_more": max(0, len(existing) - level.existing_cap) if level.existing_cap else 0,
         "existing_total": len(existing),
+        # An audit has no PR: what is not new there was accepted (baselined or ignored).
+        "not_new": "not new in this PR" if report.mode == "diff" else "accepted before",
         "existing_counts": _status_counts(existing),
         "notes": report.notes,
         "omitted": omitted,
