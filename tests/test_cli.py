@@ -283,3 +283,24 @@ def test_every_command_and_argument_says_what_it_is_for() -> None:
     ]
     assert undocumented == []
     assert all(choice.help for choice in commands._choices_actions)
+
+
+def test_diff_against_head_before_the_first_commit_reports_everything_as_new(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The `tooldiff-new` pre-commit hook's first run: HEAD does not exist yet."""
+    from gitbuild import git, init
+
+    root = init(tmp_path / "repo")
+    (root / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    git(root, "add", ".")
+    monkeypatch.chdir(root)
+    argv = ("diff", "--base", "HEAD", "--worktree", "--format", "json", "--fail-on", "warning")
+    code, out, err = run(capsys, *argv)
+    doc = json.loads(out)
+    assert code == 1 and err == ""
+    assert {f["status"] for f in doc["findings"]} == {"new"}
+    assert "intent-overlap" in {f["code"] for f in doc["findings"]}
+    # Without --worktree, an unborn HEAD is still an error that says what is wrong.
+    code, _, err = run(capsys, "diff", "--base", "HEAD")
+    assert code == 2 and "HEAD" in err

@@ -29,12 +29,15 @@ BROKEN = {"tools": [{"name": "lookup", "description": "Look up an order by id.",
                      "input_schema": {"type": "array", "items": {"type": "string"}}}]}
 
 
-def test_hook_definition_matches_the_cli() -> None:
+def test_hook_definitions_match_the_cli() -> None:
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    (hook,) = hooks
-    assert hook["id"] == "tooldiff" and hook["entry"] == "tooldiff check"
-    assert hook["pass_filenames"] is True and hook["language"] == "python"
-    files = re.compile(hook["files"])
+    check, new = hooks
+    assert check["id"] == "tooldiff" and check["entry"] == "tooldiff check"
+    assert check["pass_filenames"] is True and check["language"] == "python"
+    # The new-findings hook compares the whole tree with HEAD, so it takes no file names.
+    assert new["id"] == "tooldiff-new" and new["entry"] == "tooldiff diff --base HEAD --worktree"
+    assert new["pass_filenames"] is False and new["files"] == check["files"]
+    files = re.compile(check["files"])
     assert all(files.search(n) for n in ("a.json", "b.jsonl", "c.yaml", "d.yml"))
     assert not any(files.search(n) for n in ("e.py", "f.json.bak", "g.toml"))
 
@@ -50,7 +53,8 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
         pytest.skip("HEAD has no tooldiff hook in .pre-commit-hooks.yaml")
     base = tmp_path_factory.mktemp("precommit")
     root = init(base / "user")
-    config = {"repos": [{"repo": str(REPO), "rev": rev, "hooks": [{"id": "tooldiff"}]}]}
+    hooks = [{"id": "tooldiff"}, {"id": "tooldiff-new"}]
+    config = {"repos": [{"repo": str(REPO), "rev": rev, "hooks": hooks}]}
     (root / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     shutil.copy(EXAMPLE, root / "good.json")
     (root / "bad.json").write_text(json.dumps(BROKEN, indent=2), encoding="utf-8")
@@ -61,8 +65,10 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     return root, env
 
 
-def _run(root: Path, env: dict[str, str], *files: str) -> subprocess.CompletedProcess[str]:
-    cmd = [str(PRE_COMMIT), "run", "tooldiff", "--color", "never", "--files", *files]
+def _run(
+    root: Path, env: dict[str, str], *files: str, hook: str = "tooldiff"
+) -> subprocess.CompletedProcess[str]:
+    cmd = [str(PRE_COMMIT), "run", hook, "--color", "never", "--files", *files]
     return subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=600, check=False)
 
 
@@ -87,3 +93,30 @@ def test_only_python_files_skip_the_hook(hook_repo: tuple[Path, dict[str, str]])
     out = _run(root, env, "notes.py")
     assert out.returncode == 0 and "Skipped" in out.stdout, out.stdout + out.stderr
 
+
+
+def test_new_findings_hook_fails_only_on_what_a_commit_adds(hook_repo: tuple[Path, dict[str, str]]) -> None:
+    """`tooldiff-new` reports what the PR check would: bad.json's error is in HEAD, so it does not fail a
+    commit; a new error does, and so does a new overlap with a tool the commit leaves alone."""
+    root, env = hook_repo
+    # Before the first commit there is no HEAD: every finding is new, bad.json's error included.
+    first = _run(root, env, "good.json", "bad.json", hook="tooldiff-new")
+    assert first.returncode == 1 and "root-not-object" in first.stdout, first.stdout + first.stderr
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "tools as they are")
+    try:
+        tools = json.loads((root / "good.json").read_text(encoding="utf-8"))
+        tools["tools"][0]["description"] += " Results are ranked by relevance."
+        (root / "good.json").write_text(json.dumps(tools, indent=2), encoding="utf-8")
+        git(root, "add", "good.json")
+        out = _run(root, env, "good.json", hook="tooldiff-new")
+        assert out.returncode == 0 and "Passed" in out.stdout, out.stdout + out.stderr
+        tools["tools"].append({"name": "search docs!", "description": "Search the help articles.",
+                               "input_schema": {"type": "object", "properties": {}}})
+        (root / "good.json").write_text(json.dumps(tools, indent=2), encoding="utf-8")
+        git(root, "add", "good.json")
+        out = _run(root, env, "good.json", hook="tooldiff-new")
+        assert out.returncode == 1 and "invalid-name" in out.stdout, out.stdout + out.stderr
+        assert "root-not-object" not in out.stdout  # bad.json's error is in HEAD: not new
+    finally:
+        git(root, "checkout", "-q", "HEAD", "--", "good.json")  # the shared repository as the others left it

@@ -202,11 +202,25 @@ def _diff(args: argparse.Namespace) -> int:
             return 2
         report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]),
                                         token_methods=_token_methods(args))
+    elif args.worktree and args.base == "HEAD" and not _has_commits(Path.cwd()):
+        # The first commit (the pre-commit hook's case): nothing to compare with, so every finding is new.
+        from tooldiff.check import check_paths
+
+        report = check_paths(args.paths, token_methods=_token_methods(args))
     else:
         report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
                                   token_methods=_token_methods(args))
     _emit(report, args.format, args.output)
     return 1 if failing(report, args.fail_on) else 0
+
+
+def _has_commits(path: Path) -> bool:
+    from tooldiff.gitread import GitError, GitRepo
+
+    try:
+        return GitRepo(path).has_commits()
+    except GitError:
+        return True  # not a repository: run_diff says so
 
 
 def _baseline(args: argparse.Namespace) -> int:

@@ -84,6 +84,10 @@ class GitRepo:
     def is_shallow(self) -> bool:
         return _decode(self._run("rev-parse", "--is-shallow-repository").stdout).strip() == "true"
 
+    def has_commits(self) -> bool:
+        """False in a repository whose first commit is still being made (HEAD is unborn)."""
+        return self._run("rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode == 0
+
     def merge_base(self, a: str, b: str) -> str:
         proc = self._run("merge-base", a, b, check=False)
         if proc.returncode != 0:
