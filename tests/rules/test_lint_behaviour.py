@@ -156,6 +156,34 @@ def test_gemini_openapi_types_are_not_invalid() -> None:
     assert check("invalid_json_schema", tool(schema, fmt="gemini", key="parametersJsonSchema"), ("google",))
 
 
+@pytest.mark.parametrize(
+    ("written", "message", "fix"),
+    [
+        ("str", '"str" is not a JSON Schema type', 'Write "string" instead of "str".'),
+        ("dict", "not a JSON Schema type", 'Write "object" instead of "dict".'),
+        ("STRING", "not a JSON Schema type", 'Write "string" instead of "STRING".'),
+        ("strng", "not a JSON Schema type", 'Write "string" instead of "strng".'),
+        (["string", "nul"], '"nul" is not a JSON Schema type', 'Write "null" instead of "nul".'),
+        ("any", "not a JSON Schema type", "Leave `type` out"),
+        ("ENUM", "not a JSON Schema type", 'list the values under "enum"'),  # not "number", a near spelling
+        ("string | null", "not a JSON Schema type", 'Write the types as a list: ["string", "null"].'),
+        ("DATE (YYYY-MM-DD)", "not a JSON Schema type", "say the format in the description"),
+    ],
+)
+def test_a_type_that_names_no_json_schema_type_gets_a_plain_message_and_the_type_to_write(
+    written: Any, message: str, fix: str
+) -> None:
+    (found,) = check("invalid_json_schema", tool({"type": "object", "properties": {"a": {"type": written}}}))
+    assert message in found.message and "anyOf" not in found.message and fix in found.fix
+    assert found.pointer == "/input_schema/properties/a/type"
+
+
+def test_a_property_named_type_keeps_the_validators_message() -> None:
+    (found,) = check("invalid_json_schema", tool({"type": "object", "properties": {"type": "str"}}))
+    assert "not a JSON Schema type" not in found.message
+    assert found.fix == "Fix the schema so it validates against its draft's meta-schema."
+
+
 def test_unknown_meta_schema_is_never_fetched() -> None:
     schema = {"$schema": "https://example.invalid/meta", "type": "object"}
     assert check("invalid_json_schema", tool(schema)) == []

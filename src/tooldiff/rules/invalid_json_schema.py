@@ -4,7 +4,8 @@
 An input schema that is not a valid JSON Schema under the draft its `$schema` names (draft 4, 6, 7,
 2019-09 or 2020-12), or under 2020-12 when it names none or one tooldiff does not know. Typical finds:
 `"type": "dict"` or `"float"` (Python names, common in BFCL), `"required": true` on a property, a string
-where a schema belongs.
+where a schema belongs. A `type` that names no JSON Schema type gets a plain message and the type to write
+instead (`str` -> `string`, `dict` -> `object`, `STRING` -> `string`; `any`: leave `type` out).
 
 Gemini's `parameters` is an OpenAPI 3.0 Schema whose types are written `STRING`, `OBJECT` ...; for Gemini
 tools read from `parameters` the type names are lower-cased before the check (`parametersJsonSchema` is
@@ -35,8 +36,9 @@ read; either way the model never sees the contract you wrote. Nothing is ever fe
 
 from __future__ import annotations
 
+import difflib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import jsonschema_rs
@@ -103,8 +105,54 @@ def _canonical_order(schema: Any) -> Any:
         return schema  # non-finite numbers: validated as written
 
 
-def _validate(schema: Any) -> tuple[str, str, str] | None:
-    """None when valid, else (message, pointer, draft used)."""
+JSON_TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
+# Other languages' names for JSON Schema's types, as tool files write them: in the 20k-tool corpus, `str`,
+# `dict`, `float` and `int` are four of the five commonest invalid types.
+TYPE_ALIASES = {
+    "str": "string", "text": "string", "int": "integer", "long": "integer", "float": "number",
+    "double": "number", "decimal": "number", "dict": "object", "map": "object", "list": "array",
+    "tuple": "array", "arraylist": "array", "bool": "boolean", "none": "null", "nonetype": "null",
+    "char": "string", "hashmap": "object",
+}
+# Keys under which a name is a property or definition, not a keyword: `properties: {type: ...}`.
+_NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+
+
+def _type_error(path: Sequence[Any] | None, instance: Any) -> tuple[str, str] | None:
+    """(message, fix) for the commonest error, a `type` that names no JSON Schema type, in place of the
+    validator's "is not valid under any of the schemas listed in the 'anyOf' keyword"."""
+    if not path or str(path[-1]) != "type" or (len(path) > 1 and str(path[-2]) in _NAMED):
+        return None
+    names = [instance] if isinstance(instance, str) else instance if isinstance(instance, list) else None
+    if not names or not all(isinstance(n, str) for n in names):
+        return None
+    wrong = next((n for n in names if n not in JSON_TYPES), None)
+    if wrong is None:
+        return None  # valid names: the error is elsewhere (a duplicate in a list, say)
+    message = f'"{wrong}" is not a JSON Schema type ({", ".join(JSON_TYPES)})'
+    low = wrong.strip().lower()
+    if low == "any":
+        return message, "Leave `type` out: a schema without it accepts any value."
+    if low == "enum":
+        return message, 'Write the values\' type ("string", usually) and list the values under "enum".'
+    union = [_json_type(part) for part in low.split("|")] if "|" in low else []
+    if union and all(union):
+        return message, f"Write the types as a list: {json.dumps(union)}."
+    meant = _json_type(low)
+    if meant is None:
+        return message, "Write one of the JSON Schema types, and say the format in the description."
+    return message, f'Write "{meant}" instead of "{wrong}".'
+
+
+def _json_type(name: str) -> str | None:
+    """The JSON Schema type `name` stands for: an alias, another case, or a near spelling (`strng`)."""
+    low = name.strip().lower()
+    close = difflib.get_close_matches(low, JSON_TYPES, n=1, cutoff=0.8)  # `enum` is not `number`
+    return TYPE_ALIASES.get(low) or (low if low in JSON_TYPES else None) or (close[0] if close else None)
+
+
+def _validate(schema: Any) -> tuple[str, str, str, str | None] | None:
+    """None when valid, else (message, pointer, draft used, a fix when the error has a known one)."""
     draft = DEFAULT_SCHEMA
     if isinstance(schema, dict) and "$schema" in schema:
         declared = schema["$schema"]
@@ -118,11 +166,15 @@ def _validate(schema: Any) -> tuple[str, str, str] | None:
             return None
         jsonschema_rs.meta.validate(_canonical_order(schema))
     except jsonschema_rs.ValidationError as err:
+        path = getattr(err, "instance_path", None)
+        known = _type_error(path, getattr(err, "instance", None))
+        if known is not None:
+            return known[0], _pointer(path), draft, known[1]
         first = str(getattr(err, "message", "") or err).splitlines()[0]
-        return first, _pointer(getattr(err, "instance_path", None)), draft
+        return first, _pointer(path), draft, None
     except Exception as err:  # junk that the validator cannot even load
-        return f"not a JSON Schema ({type(err).__name__})", "/input_schema", draft
-    return "fails its meta-schema", "/input_schema", draft
+        return f"not a JSON Schema ({type(err).__name__})", "/input_schema", draft, None
+    return "fails its meta-schema", "/input_schema", draft, None
 
 
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
@@ -134,10 +186,10 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     result = _validate(schema)
     if result is None:
         return
-    message, pointer, draft = result
+    message, pointer, draft, fix = result
     yield Problem(
         message=f"The input schema is not valid JSON Schema: {message}.",
-        fix="Fix the schema so it validates against its draft's meta-schema.",
+        fix=fix or "Fix the schema so it validates against its draft's meta-schema.",
         pointer=pointer,
         targets=tuple(t.name for t in ctx.targets),
         evidence={"meta_schema": draft, "error": message},
