@@ -147,8 +147,11 @@ def _type_error(path: Sequence[Any] | None, instance: Any) -> tuple[str, str] | 
 def _json_type(name: str) -> str | None:
     """The JSON Schema type `name` stands for: an alias, another case, or a near spelling (`strng`)."""
     low = name.strip().lower()
+    known = TYPE_ALIASES.get(low) or (low if low in JSON_TYPES else None)
+    if known is not None:
+        return known
     close = difflib.get_close_matches(low, JSON_TYPES, n=1, cutoff=0.8)  # `enum` is not `number`
-    return TYPE_ALIASES.get(low) or (low if low in JSON_TYPES else None) or (close[0] if close else None)
+    return close[0] if close else None
 
 
 def _validate(schema: Any) -> tuple[str, str, str, str | None] | None:
