@@ -39,6 +39,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterator, Sequence
+from functools import cache
 from typing import Any
 
 import jsonschema_rs
@@ -121,14 +122,18 @@ _NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "
 def _type_error(path: Sequence[Any] | None, instance: Any) -> tuple[str, str] | None:
     """(message, fix) for the commonest error, a `type` that names no JSON Schema type, in place of the
     validator's "is not valid under any of the schemas listed in the 'anyOf' keyword"."""
-    if not path or str(path[-1]) != "type" or (len(path) > 1 and str(path[-2]) in _NAMED):
+    if not path or path[-1] != "type" or (len(path) > 1 and path[-2] in _NAMED):
         return None
-    names = [instance] if isinstance(instance, str) else instance if isinstance(instance, list) else None
-    if not names or not all(isinstance(n, str) for n in names):
+    if isinstance(instance, str):
+        return None if instance in JSON_TYPES else _wrong_type(instance)
+    if not isinstance(instance, list) or not all(isinstance(n, str) for n in instance):
         return None
-    wrong = next((n for n in names if n not in JSON_TYPES), None)
-    if wrong is None:
-        return None  # valid names: the error is elsewhere (a duplicate in a list, say)
+    wrong = [n for n in instance if n not in JSON_TYPES]
+    return _wrong_type(wrong[0]) if wrong else None  # valid names: the error is elsewhere (a duplicate)
+
+
+@cache  # a few names make most of them: str, dict, STRING...
+def _wrong_type(wrong: str) -> tuple[str, str]:
     message = f'"{wrong}" is not a JSON Schema type ({", ".join(JSON_TYPES)})'
     low = wrong.strip().lower()
     if low == "any":
