@@ -304,3 +304,20 @@ def test_diff_against_head_before_the_first_commit_reports_everything_as_new(
     # Without --worktree, an unborn HEAD is still an error that says what is wrong.
     code, _, err = run(capsys, "diff", "--base", "HEAD")
     assert code == 2 and "HEAD" in err
+
+
+def test_diff_summary_counts_the_changed_tools_and_the_neighbours_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gitbuild import git, init
+
+    root = init(tmp_path / "repo")
+    (root / "tools.json").write_bytes((ROOT / "examples" / "helpdesk" / "base" / "tools.json").read_bytes())
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "base")
+    (root / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    monkeypatch.chdir(root)
+    code, out, _ = run(capsys, "diff", "--base", "HEAD", "--worktree")
+    summary = out.strip().splitlines()[-1]
+    assert code == 0 and summary.startswith("Checked 1 changed tool and "), summary
+    assert " neighbour" in summary and summary.endswith("(1 warning, 2 info).")

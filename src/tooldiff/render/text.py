@@ -62,6 +62,11 @@ def render(report: Report, ctx: RenderContext) -> str:
     counts = report.counts("new")
     total = sum(counts.values())
     scope = f"{plural(len(report.tools), 'tool')} in {plural(len(report.toolsets), 'toolset')}"
+    if report.mode == "diff" and "tools_changed" in report.stats:  # the pair rules read the neighbours too
+        near = report.stats.get("neighbours", 0)
+        scope = f"{plural(report.stats['tools_changed'], 'changed tool')}" + (
+            f" and {plural(near, 'neighbour')}" if near else ""
+        ) + f" in {plural(len(report.toolsets), 'toolset')}"
     summary = f"Checked {scope}: {plural(total, 'new finding')}"
     summary += f" ({counts_text(counts)})" if total else ""
     others: dict[str, int] = {}
