@@ -321,3 +321,14 @@ def test_diff_summary_counts_the_changed_tools_and_the_neighbours_read(
     summary = out.strip().splitlines()[-1]
     assert code == 0 and summary.startswith("Checked 1 changed tool and "), summary
     assert " neighbour" in summary and summary.endswith("(1 warning, 2 info).")
+
+
+def test_statistics_counts_the_new_findings_per_code(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", str(EXAMPLE), "--statistics")
+    assert code == 0
+    assert out.splitlines()[:2] == ["13  info     missing-description", " 1  warning  intent-overlap"]
+    assert out.rstrip().endswith("14 new findings (1 warning, 13 info).")
+    assert "fix:" not in out  # no finding is listed one by one
+    with pytest.raises(SystemExit) as exc:
+        main(["check", str(EXAMPLE), "--statistics", "--format", "json"])
+    assert exc.value.code == 2

@@ -24,12 +24,12 @@ def failing(report: Report, fail_on: str) -> int:
     return sum(1 for f in report.findings if f.status == "new" and SEVERITY_RANK[f.severity] <= limit)
 
 
-def _emit(report: Report, fmt: str, output: str | None) -> None:
+def _emit(report: Report, fmt: str, output: str | None, statistics: bool = False) -> None:
     from tooldiff.progress import colour_wanted
     from tooldiff.render import RenderContext, render
 
     colour = fmt == "text" and output is None and colour_wanted(sys.stdout)
-    text = render(fmt, report, RenderContext(colour=colour))
+    text = render(fmt, report, RenderContext(colour=colour, statistics=statistics))
     if output:
         Path(output).write_text(text, encoding="utf-8")
     else:
@@ -49,6 +49,8 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="text for a terminal, json (report.schema.json), markdown (the PR comment), sarif "
                         "(code scanning), github (workflow annotations); default: text")
     p.add_argument("--output", "-o", help="write the report here instead of stdout")
+    p.add_argument("--statistics", action="store_true",
+                   help="text: one line per rule code with its count of new findings, not every finding")
     p.add_argument("--fail-on", choices=FAIL_ON, default="error",
                    help="exit 1 when a new finding reaches this severity (default: error)")
     p.add_argument("--tokens", choices=("auto", "estimate", "all"), default="auto",
@@ -117,7 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "statistics", False) and args.format != "text":
+        parser.error("--statistics is for --format text; the other formats list every finding")
     jobs = getattr(args, "jobs", None)
     if not jobs:
         return _main(args)
@@ -156,7 +161,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         with Progress(sys.stderr, interactive(sys.stderr)) as progress:
             report = check_paths(args.paths, args.config, token_methods=_token_methods(args),
                                  progress=progress.update)
-        _emit(report, args.format, args.output)
+        _emit(report, args.format, args.output, args.statistics)
         return 1 if failing(report, args.fail_on) else 0
     if cmd == "diff":
         return _diff(args)
@@ -210,7 +215,7 @@ def _diff(args: argparse.Namespace) -> int:
     else:
         report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
                                   token_methods=_token_methods(args))
-    _emit(report, args.format, args.output)
+    _emit(report, args.format, args.output, args.statistics)
     return 1 if failing(report, args.fail_on) else 0
 
 

@@ -23,6 +23,7 @@ class RenderContext:
     full_report_hint: str | None = None
     server_url: str = "https://github.com"
     colour: bool = False
+    statistics: bool = False  # text: one line per rule code with its count, instead of every finding
 
     def repo_base(self) -> str | None:
         repo = (self.repo_url or "").strip().rstrip("/")

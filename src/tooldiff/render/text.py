@@ -6,6 +6,8 @@ appears only when the caller asks for it (`RenderContext.colour`): the CLI decid
 
 from __future__ import annotations
 
+from collections import Counter
+
 from tooldiff.model import SEVERITY_RANK, Finding, Report
 from tooldiff.render import view
 from tooldiff.render.context import RenderContext
@@ -53,12 +55,24 @@ def _changes(report: Report) -> str:
     return f"Tools changed: {parts}{'; ' + tokens if tokens else ''}."
 
 
+def statistics(new: list[Finding]) -> list[str]:
+    """`2,312  warning  intent-overlap`: the new findings per rule code, most first (as ruff --statistics)."""
+    counts = Counter((f.code, f.severity) for f in new)
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    width = max((len(f"{n:,}") for _, n in ordered), default=1)
+    sev_width = max((len(sev) for (_, sev), _ in ordered), default=0)
+    return [f"{n:>{width},}  {sev:<{sev_width}}  {plain(code, 60)}" for (code, sev), n in ordered]
+
+
 def render(report: Report, ctx: RenderContext) -> str:
     new = sorted((f for f in report.findings if f.status == "new"), key=_key)
-    lines = [finding_line(f, ctx.colour) for f in new]
-    for f in sorted(report.resolved, key=_key):
-        where = plain(f"{f.file}:{f.line}" if f.file and f.line > 0 else f.file or f.toolset or "-", 200)
-        lines.append(f"{where}: resolved {plain(f.code, 60)} {plain(f.message, 300)}")
+    if ctx.statistics:
+        lines = statistics(new)
+    else:
+        lines = [finding_line(f, ctx.colour) for f in new]
+        for f in sorted(report.resolved, key=_key):
+            where = plain(f"{f.file}:{f.line}" if f.file and f.line > 0 else f.file or f.toolset or "-", 200)
+            lines.append(f"{where}: resolved {plain(f.code, 60)} {plain(f.message, 300)}")
     counts = report.counts("new")
     total = sum(counts.values())
     scope = f"{plural(len(report.tools), 'tool')} in {plural(len(report.toolsets), 'toolset')}"
