@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from tooldiff import split, workers
@@ -94,6 +95,26 @@ def run_check(
                             token_methods=token_methods)
 
 
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """What a command-line run reads: the tree, the paths in it, and the config and baseline's folder."""
+
+    home: Path  # `project_root`: where the config and the baseline are
+    source: WorktreeSource
+    paths: list[str]
+    config: Config
+
+
+def invocation(paths: Sequence[str], config_path: str | None = None, cwd: Path | None = None) -> Invocation:
+    here = (cwd or Path.cwd()).absolute()
+    home = project_root(here, config_path)
+    if home != here:  # a config further up: this folder (or the paths given) inside that root
+        paths = [str(here / p) for p in (paths or ["."])]
+    root, rel = split_root(paths, home) if paths else (home, [])
+    return Invocation(home, WorktreeSource(root), [p for p in rel if p != "."],
+                      find_config(WorktreeSource(home), config_path))
+
+
 def check_paths(
     paths: Sequence[str],
     config_path: str | None = None,
@@ -101,12 +122,5 @@ def check_paths(
     token_methods: Sequence[str] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Report:
-    here = (cwd or Path.cwd()).absolute()
-    cwd = project_root(here, config_path)
-    if cwd != here:  # a config further up: this folder (or the paths given) inside that root
-        paths = [str(here / p) for p in (paths or ["."])]
-    root, rel = split_root(paths, cwd) if paths else (cwd, [])
-    source = WorktreeSource(root)
-    config = find_config(WorktreeSource(cwd), config_path)
-    return run_check(source, config, [p for p in rel if p != "."], token_methods=token_methods,
-                     progress=progress)
+    run = invocation(paths, config_path, cwd)
+    return run_check(run.source, run.config, run.paths, token_methods=token_methods, progress=progress)

@@ -230,14 +230,12 @@ def _has_commits(path: Path) -> bool:
 
 def _baseline(args: argparse.Namespace) -> int:
     from tooldiff.baseline import dump_baseline
-    from tooldiff.check import check_paths, find_config, project_root
-    from tooldiff.sources import WorktreeSource
+    from tooldiff.check import invocation, run_check
 
-    report = check_paths(args.paths, args.config, token_methods=("estimate",))
-    root = project_root(Path.cwd().absolute(), args.config)
-    config = find_config(WorktreeSource(root), args.config)
+    run = invocation(args.paths, args.config)  # the config is read once, and the baseline goes beside it
+    report = run_check(run.source, run.config, run.paths, token_methods=("estimate",))
     keep = [f for f in report.findings if f.status in ("new", "baselined")]
-    target = root / config.baseline
+    target = run.home / run.config.baseline
     target.write_text(dump_baseline(keep, args.reason), encoding="utf-8")
     print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {target}", file=sys.stderr)
     return 0
