@@ -220,7 +220,7 @@ def _line(node: yaml.Node, path: list[str]) -> int:
 
 
 def _unknown(what: str, name: str, known: Iterable[str]) -> str:
-    """`unknown key: did you mean 'rules'? (allowed: ...)`: the closest known name first, as ruff does."""
+    """`unknown key: did you mean 'rules'? (known: ...)`: the closest known name first, as ruff does."""
     names = sorted(known)
     folded = {n.replace("-", "_"): n for n in names}  # keys are accepted in either spelling
     close = difflib.get_close_matches(name.replace("-", "_"), list(folded), n=1)

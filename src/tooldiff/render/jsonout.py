@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import tooldiff
-from tooldiff.model import SEVERITIES, Finding, Report, ToolReport, ToolsetReport
+from tooldiff.model import ACCEPTED, SEVERITIES, Finding, Report, ToolReport, ToolsetReport
 from tooldiff.render.context import RenderContext
 
 VERSION = 1
@@ -55,7 +55,7 @@ def finding(f: Finding) -> dict[str, Any]:
         "targets": list(f.targets),
         "fingerprint": f.fingerprint,
     }
-    if f.status in ("baselined", "ignored"):
+    if f.status in ACCEPTED:
         out["reason"] = f.reason
     return out
 

@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 import tooldiff
 from tooldiff.docs import PROJECT_URL, RuleDoc, rule_doc
-from tooldiff.model import Finding, Report
+from tooldiff.model import ACCEPTED, Finding, Report
 from tooldiff.render.context import RenderContext
 from tooldiff.render.view import ordered
 
@@ -72,7 +72,7 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
         if f.line > 0:
             location["region"] = {"startLine": f.line}
         result["locations"] = [{"physicalLocation": location}]
-    if f.status in ("baselined", "ignored"):
+    if f.status in ACCEPTED:
         where = "an ignore in the tooldiff config" if f.status == "ignored" else "the tooldiff baseline"
         result["suppressions"] = [
             {"kind": "external", "justification": f"{f.reason} ({where})" if f.reason else where}

@@ -75,13 +75,12 @@ def render(report: Report, ctx: RenderContext) -> str:
             lines.append(f"{where}: resolved {plain(f.code, 60)} {plain(f.message, 300)}")
     counts = report.counts("new")
     total = sum(counts.values())
-    scope = f"{plural(len(report.tools), 'tool')} in {plural(len(report.toolsets), 'toolset')}"
+    tools = plural(len(report.tools), "tool")
     if report.mode == "diff" and "tools_changed" in report.stats:  # the pair rules read the neighbours too
         near = report.stats.get("neighbours", 0)
-        scope = f"{plural(report.stats['tools_changed'], 'changed tool')}" + (
-            f" and {plural(near, 'neighbour')}" if near else ""
-        ) + f" in {plural(len(report.toolsets), 'toolset')}"
-    summary = f"Checked {scope}: {plural(total, 'new finding')}"
+        tools = plural(report.stats["tools_changed"], "changed tool")
+        tools += f" and {plural(near, 'neighbour')}" if near else ""
+    summary = f"Checked {tools} in {plural(len(report.toolsets), 'toolset')}: {plural(total, 'new finding')}"
     summary += f" ({counts_text(counts)})" if total else ""
     others: dict[str, int] = {}
     for f in report.findings:
