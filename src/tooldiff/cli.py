@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 from collections.abc import Sequence
@@ -181,6 +180,8 @@ def _dispatch(args: argparse.Namespace) -> int:
             return 0
         code = args.code.strip().lower().replace("_", "-")  # INTENT_OVERLAP, as a constant might spell it
         if code not in docs.codes():
+            import difflib  # only on this error path: not at every start
+
             close = difflib.get_close_matches(code, docs.codes(), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             print(f"tooldiff: unknown rule {args.code!r}{hint} (see `tooldiff rules`)", file=sys.stderr)

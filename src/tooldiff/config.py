@@ -5,7 +5,6 @@ An unknown key or a bad value is a `ConfigError` naming the file, the line and t
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
@@ -221,6 +220,8 @@ def _line(node: yaml.Node, path: list[str]) -> int:
 
 def _unknown(what: str, name: str, known: Iterable[str]) -> str:
     """`unknown key: did you mean 'rules'? (known: ...)`: the closest known name first, as ruff does."""
+    import difflib  # only on this error path: not at every start
+
     names = sorted(known)
     folded = {n.replace("-", "_"): n for n in names}  # keys are accepted in either spelling
     close = difflib.get_close_matches(name.replace("-", "_"), list(folded), n=1)

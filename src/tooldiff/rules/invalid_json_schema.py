@@ -36,7 +36,6 @@ read; either way the model never sees the contract you wrote. Nothing is ever fe
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterator, Sequence
 from functools import cache
@@ -155,6 +154,8 @@ def _json_type(name: str) -> str | None:
     known = TYPE_ALIASES.get(low) or (low if low in JSON_TYPES else None)
     if known is not None:
         return known
+    import difflib  # only for a misspelt type: not at every start
+
     close = difflib.get_close_matches(low, JSON_TYPES, n=1, cutoff=0.8)  # `enum` is not `number`
     return close[0] if close else None
 
