@@ -192,6 +192,18 @@ def test_config_from_head_or_base(repo: Path) -> None:
     assert overlap(base_cfg, "new")  # a fork cannot silence itself
 
 
+def test_untrusted_head_cannot_baseline_its_own_findings(repo: Path) -> None:
+    commit(repo, {"agent/tools.json": HEAD_TOOLS})
+    first = run_diff(repo, "main", "HEAD", config_from="base")
+    accepted = [{"fingerprint": f.fingerprint, "reason": "mine"} for f in first.findings if f.status == "new"]
+    assert accepted
+    commit(repo, {".tooldiff-baseline.json": json.dumps({"version": 1, "findings": accepted})})
+    assert not overlap(run_diff(repo, "main", "HEAD", config_from="head"), "new")  # a team's own PR
+    untrusted = run_diff(repo, "main", "HEAD", config_from="base")
+    assert overlap(untrusted, "new")  # the base's baseline, as its config: a fork cannot silence itself
+    assert any("Baseline .tooldiff-baseline.json changed" in c for c in untrusted.config_changes)
+
+
 def test_config_change_means_full_scope(repo: Path) -> None:
     commit(repo, {".tooldiff.yml": "chars_per_token: 3\n"})
     report = run_diff(repo, "main", "HEAD")

@@ -60,17 +60,23 @@ def _audit(settings: Settings, plan: Plan) -> Report:
     from tooldiff.sources import FileSource, WorktreeSource
 
     source: FileSource = WorktreeSource(settings.workspace)
+    trusted: FileSource | None = None  # where the config and baseline come from, if not `source`
     head = plan.head
     try:
         repo = GitRepo(settings.workspace)
         head = repo.resolve(head or "HEAD")
         source = GitSource(repo, head, label=head)
+        if not plan.trusted_head:  # pull_request_target: the PR's own config and baseline could silence it
+            base = repo.resolve(plan.base) if plan.base else repo.resolve("HEAD")
+            trusted = GitSource(repo, base, label=base)
     except GitError:
-        pass  # not a git checkout: audit the files as they are
-    config = find_config(source, settings.config)
+        if not plan.trusted_head:
+            raise SettingsError("the base commit of this pull_request_target run cannot be read, so an "
+                                "audit would have to use the PR's own config") from None
+    config = find_config(trusted or source, settings.config)
     if settings.targets and hasattr(config, "targets"):
         config = dataclasses.replace(config, targets=tuple(settings.targets))
-    report = run_check(source, config, settings.paths, mode="audit", head_ref=head)
+    report = run_check(source, config, settings.paths, mode="audit", head_ref=head, baseline_source=trusted)
     head_dump = _dump(settings, settings.head_tools)
     if head_dump:
         report = merge(report, run_check(WorktreeSource(head_dump.parent), config, [head_dump.name],

@@ -68,15 +68,17 @@ def run_check(
     head_ref: str | None = None,
     token_methods: Sequence[str] | None = ("estimate",),
     progress: Callable[[str], None] | None = None,
+    baseline_source: FileSource | None = None,
 ) -> Report:
     """Analyse every toolset. Exact token methods cost more than the rest of a check, and no verdict
     depends on them, so they are counted only when asked for (None: every available method).
-    `progress` hears the phase names (the CLI's progress line)."""
+    `progress` hears the phase names (the CLI's progress line). The baseline is read from
+    `baseline_source` if given (a trusted ref, when `source` is not), else from `source`."""
     say = progress or (lambda _: None)
     with gc_paused():  # parsing, analysis and the report allocate a lot and free nothing cyclic
         say("reading tool files")
         chosen = select(source, config, paths)
-        baseline_bytes = source.read_many([config.baseline]).get(config.baseline)
+        baseline_bytes = (baseline_source or source).read_many([config.baseline]).get(config.baseline)
         baseline = load_baseline(baseline_bytes, config.baseline)
         jobs = workers.jobs_available()
         groups = split.plan(chosen.paths, chosen.sizes, config, jobs)

@@ -132,8 +132,10 @@ def _pick(toolsets: Iterable[Toolset], ids: frozenset[str], full: bool) -> list[
 def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Config, *,
                full: bool, notes: Sequence[str] = (), changes: Sequence[str] = (),
                base_ref: str | None = None, head_ref: str | None = None,
-               token_methods: Sequence[str] | None = None) -> Report:
-    """The diff report of two discovered trees analysed with one config (`token_methods`: see check)."""
+               token_methods: Sequence[str] | None = None, baseline_from: str = "head") -> Report:
+    """The diff report of two discovered trees analysed with one config (`token_methods`: see check).
+    The baseline is read from the side the config came from (`baseline_from`): an untrusted head
+    cannot accept its own findings."""
     tree = diff_toolsets(base.toolsets, head.toolsets, renames)
     base_scope, head_scope = widen(tree, *scopes(tree, full=full), config)
     base_sets = _pick(base.toolsets, base_scope.changed_toolsets, full)
@@ -143,7 +145,8 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     a_head = analyse(head_sets, config, head.files, scope=head_scope, parse_errors=head.errors,
                      token_methods=token_methods)
     marked, resolved = compare(translate(a_base.findings, tree, renames), a_head.findings)
-    baseline = load_baseline(head.source.read_many([config.baseline]).get(config.baseline), config.baseline)
+    trusted = head.source if baseline_from == "head" else base.source
+    baseline = load_baseline(trusted.read_many([config.baseline]).get(config.baseline), config.baseline)
     findings = apply_status(marked, baseline, config)
     return Report(
         mode="diff",
@@ -229,7 +232,7 @@ def run_diff(
     return diff_sides(base_side, head_side, renames, config, full=cfg.full_scope, notes=notes,
                       changes=config_changes(base_src, head_src, cfg),
                       base_ref=merge_base, head_ref=None if worktree else head_sha,
-                      token_methods=token_methods)
+                      token_methods=token_methods, baseline_from=config_from)
 
 
 def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = None,

@@ -59,8 +59,9 @@ def plan_event(settings: Settings, event: Mapping[str, Any]) -> Plan | str:
         fork = _get(pr, "head", "repo", "full_name") != _get(pr, "base", "repo", "full_name")
         trusted = name == "pull_request"
         if settings.mode == "audit":
-            return Plan(kind="audit", head=head, pr=int(number) if number else None, trusted_head=trusted,
-                        fork=fork)
+            # The base is kept for its config and baseline when the head is untrusted.
+            return Plan(kind="audit", head=head, base=_get(pr, "base", "sha"),
+                        pr=int(number) if number else None, trusted_head=trusted, fork=fork)
         return Plan(kind="diff", head=head, base=_sha(_get(pr, "base", "sha"), "pull_request.base.sha"),
                     pr=int(number) if number else None, trusted_head=trusted, fork=fork)
     if name == "merge_group":

@@ -79,3 +79,24 @@ def test_pull_request_target_never_runs_commands_and_uses_the_base_config(fake: 
     code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head)
     [trusted] = fake.bot_comments(2)
     assert "intent-overlap" not in trusted["body"] and not marker.exists()
+
+
+def test_pull_request_target_audit_uses_the_base_config_and_baseline(fake: FakeGitHub,
+                                                                     tmp_path: Path) -> None:
+    pr = PullRequest(tmp_path, fake, fork=True)
+    pr.push({"tools.json": helpdesk("head")})
+    assert run(fake, tmp_path, "pull_request_target", pr.event_dir / "event.json", pr.repo, pr.head,
+               mode="audit", comment="off", **{"json-file": "first.json"}) == 1
+    first = json.loads((pr.repo / "first.json").read_text())
+    accept = [{"fingerprint": f["fingerprint"], "reason": "mine"} for f in first["findings"]]
+    # The fork accepts its own findings twice over: an ignore-everything config and a baseline.
+    silence = "ignores:\n  - {code: '*', tool: '*', reason: mine}\n"
+    baseline = json.dumps({"version": 1, "findings": accept})
+    pr.push({".tooldiff.yml": silence, ".tooldiff-baseline.json": baseline})
+    code = run(fake, tmp_path, "pull_request_target", pr.event_dir / "event.json", pr.repo, pr.head,
+               mode="audit", comment="off", **{"json-file": "second.json"})
+    second = json.loads((pr.repo / "second.json").read_text())
+    assert code == 1 and {f["status"] for f in second["findings"]} == {"new"}
+    # Under `pull_request` the same files are the repository's own: they apply.
+    assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               mode="audit", comment="off", **{"json-file": "third.json"}) == 0
