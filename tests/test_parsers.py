@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -194,3 +195,36 @@ def test_big_file_positions_are_linear_and_exact() -> None:
         assert lines[tool.line - 1].strip() == "{"
         assert f'"{tool.name}"' in lines[tool.line]
         assert lines[tool.end_line - 1].strip().startswith("}")
+
+
+def test_gemini_openapi_type_names_read_as_json_schema_types(tmp_path: Path) -> None:
+    """Gemini's `parameters` writes OBJECT, STRING, BOOLEAN (OpenAPI 3.0): every rule reads them as JSON
+    Schema types, and the tool hashes as the same tool written with `parametersJsonSchema`."""
+    from tooldiff.check import run_check
+    from tooldiff.config import Config
+    from tooldiff.schemahash import schema_hash
+    from tooldiff.sources import WorktreeSource
+
+    [meeting] = parse("gemini.json")
+    assert meeting.input_schema["type"] == "object"
+    assert meeting.input_schema["properties"]["attendees"] == {"type": "array", "items": {"type": "string"}}
+    params = {"type": "OBJECT", "properties": {
+        "title": {"type": "STRING", "description": "The ticket's title"},
+        "page_oncall": {"type": "BOOLEAN", "description": "Page the on-call engineer"},
+        "kind": {"type": "Dict", "description": "Not a Gemini type: reported as written"},
+    }, "required": ["title"]}
+    decl = {"name": "create_ticket", "description": "Create a support ticket.", "parameters": params}
+    (tmp_path / "g.json").write_text(json.dumps({"tools": [{"functionDeclarations": [decl]}]}))
+    report = run_check(WorktreeSource(tmp_path), Config.default())
+    codes = {f.code for f in report.findings}
+    assert "root-not-object" not in codes and "escalation-flag" in codes
+    [wrong] = [f for f in report.findings if f.code == "invalid-json-schema"]
+    assert '"Dict"' in wrong.message
+    lowered = json.dumps(params)
+    for name in ("OBJECT", "STRING", "BOOLEAN"):
+        lowered = lowered.replace(f'"{name}"', f'"{name.lower()}"')
+    as_json_schema = {**decl, "parametersJsonSchema": json.loads(lowered)}
+    del as_json_schema["parameters"]
+    [tool] = parse_bytes("g.json", json.dumps({"functionDeclarations": [decl]}).encode()).tools
+    [other] = parse_bytes("h.json", json.dumps({"functionDeclarations": [as_json_schema]}).encode()).tools
+    assert schema_hash(tool) == schema_hash(other)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 from types import ModuleType
 from typing import Any
 
@@ -151,9 +152,13 @@ def test_parameterless_tools_are_not_root_not_object() -> None:
 
 
 def test_gemini_openapi_types_are_not_invalid() -> None:
+    from tooldiff.parsers import parse_bytes
+
     schema = {"type": "OBJECT", "properties": {"city": {"type": "STRING"}}}
-    assert check("invalid_json_schema", tool(schema, fmt="gemini", key="parameters"), ("google",)) == []
-    assert check("invalid_json_schema", tool(schema, fmt="gemini", key="parametersJsonSchema"), ("google",))
+    for key, invalid in (("parameters", False), ("parametersJsonSchema", True)):
+        decl = {"functionDeclarations": [{"name": "weather", "description": "Weather.", key: schema}]}
+        [parsed] = parse_bytes("g.json", json.dumps(decl).encode()).tools
+        assert bool(check("invalid_json_schema", parsed, ("google",))) is invalid
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tooldiff.model import ParsedFile, ParseError, Tool
+from tooldiff.parsers import gemini
 from tooldiff.parsers.detect import find, is_wrapper
 from tooldiff.parsers.load import Document, JsonlErrors, LoadError, decode, load_documents
 from tooldiff.parsers.record import Fields
@@ -78,10 +79,13 @@ def _build(
     key = fields.schema_key
     body_pointer = pointer + to_pointer(fields.body_path) if fields.body_path else pointer
     strict, title, annotations = fields.strict, fields.title, fields.annotations
+    schema = body[key] if key else None
+    if key == "parameters" and fields.format == gemini.FORMAT:  # OpenAPI's dialect: read as JSON Schema
+        schema = gemini.json_schema_types(schema)
     return Tool(
         name=name,
         description=description,
-        input_schema=body[key] if key else None,
+        input_schema=schema,
         format=fields.format,
         file=path,
         line=line,

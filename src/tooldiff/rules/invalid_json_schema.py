@@ -7,9 +7,9 @@ An input schema that is not a valid JSON Schema under the draft its `$schema` na
 where a schema belongs. A `type` that names no JSON Schema type gets a plain message and the type to write
 instead (`str` -> `string`, `dict` -> `object`, `STRING` -> `string`; `any`: leave `type` out).
 
-Gemini's `parameters` is an OpenAPI 3.0 Schema whose types are written `STRING`, `OBJECT` ...; for Gemini
-tools read from `parameters` the type names are lower-cased before the check (`parametersJsonSchema` is
-checked as written).
+Gemini's `parameters` is an OpenAPI 3.0 Schema whose types are written `STRING`, `OBJECT` ...; the parser
+reads those seven names as JSON Schema's (so every rule, the tokens and the schemaHash see `string`,
+`object` ...), and any other `type` there is checked as written (`parametersJsonSchema` is JSON Schema).
 
 With several errors, the one reported is the first in canonical (RFC 8785) key order, so reordering keys
 or reformatting the file never changes the finding, just as it never changes the schemaHash.
@@ -76,20 +76,6 @@ KNOWN_SCHEMAS = frozenset(
     for hash_ in ("", "#")
 )
 DEFAULT_SCHEMA = "https://json-schema.org/draft/2020-12/schema"
-
-
-# (format, schema keyword) pairs whose schema is OpenAPI's upper-case-typed dialect, not JSON Schema.
-OPENAPI_DIALECT = frozenset({("gemini", "parameters")})
-
-
-def _lower_types(schema: Any) -> Any:
-    """A copy of an OpenAPI-dialect schema with JSON Schema's lower-case type names."""
-    copy = json.loads(json.dumps(schema, default=str))
-    for node in schemawalk.walk(copy):
-        s = node.schema
-        if isinstance(s, dict) and isinstance(s.get("type"), str):
-            s["type"] = s["type"].lower()
-    return copy
 
 
 def _pointer(path: Any) -> str:
@@ -189,10 +175,7 @@ def _validate(schema: Any) -> tuple[str, str, str, str | None] | None:
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     if not schemawalk.has_schema(tool):
         return
-    schema = tool.input_schema
-    if (tool.format, tool.schema_key) in OPENAPI_DIALECT:
-        schema = _lower_types(schema)
-    result = _validate(schema)
+    result = _validate(tool.input_schema)
     if result is None:
         return
     message, pointer, draft, fix = result
