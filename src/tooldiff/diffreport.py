@@ -11,10 +11,9 @@ from dataclasses import replace
 
 from tooldiff import tokens
 from tooldiff.diff import ToolChange, ToolsetDiff, TreeDiff
-from tooldiff.engine import Analysis
+from tooldiff.engine import Analysis, tool_key
 from tooldiff.model import Finding, ToolReport, ToolsetReport, fingerprint
 
-Key = tuple[str, str]
 TokenRow = dict[str, dict[str, int | None]]
 
 
@@ -70,8 +69,8 @@ def token_row(base: Mapping[str, int] | None, head: Mapping[str, int] | None) ->
 def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis) -> ToolReport:
     at = c.head or c.base
     assert at is not None
-    bkey = (d.base_id or "", c.base.name) if c.base is not None else None
-    hkey = (d.id, c.head.name) if c.head is not None else None
+    bkey = tool_key(d.base_id or "", c.base) if c.base is not None else None
+    hkey = tool_key(d.id, c.head) if c.head is not None else None
     return ToolReport(
         name=c.name, toolset=d.id, file=at.file, line=at.line, end_line=at.end_line, format=at.format,
         targets=(head.targets.get(hkey, ()) if hkey else base.targets.get(bkey, ()) if bkey else ()),
@@ -84,8 +83,8 @@ def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis) -
 
 def toolset_report(d: ToolsetDiff, base: Analysis, head: Analysis, budget: int | None) -> ToolsetReport:
     b_id = d.base_id or ""
-    b = tokens.sum_counts(base.tokens.get((b_id, t.name), {}) for t in d.base.tools) if d.base else None
-    h = tokens.sum_counts(head.tokens.get((d.id, t.name), {}) for t in d.head.tools) if d.head else None
+    b = tokens.sum_counts(base.tokens.get(tool_key(b_id, t), {}) for t in d.base.tools) if d.base else None
+    h = tokens.sum_counts(head.tokens.get(tool_key(d.id, t), {}) for t in d.head.tools) if d.head else None
     files = d.head.files if d.head else d.base.files if d.base else ()
     return ToolsetReport(id=d.id, files=files, tool_count=len(d.head.tools) if d.head else 0,
                          tokens=token_row(b, h), budget=budget, change=d.status)

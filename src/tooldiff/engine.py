@@ -23,7 +23,12 @@ from tooldiff.rules.base import Context
 from tooldiff.schemahash import schema_hash, schema_json
 from tooldiff.targets import TARGETS, Target, default_targets
 
-Key = tuple[str, str]  # (toolset id, tool name)
+# (toolset id, file, pointer): one tool even where two in a toolset share a name (`duplicate-name`).
+Key = tuple[str, str, str]
+
+
+def tool_key(toolset_id: str, tool: Tool) -> Key:
+    return (toolset_id, tool.file, tool.pointer)
 
 
 class ScopeLike(Protocol):
@@ -396,7 +401,7 @@ def _analyse(
     plans: dict[tuple[str, ...], tuple[Plan, Plan]] = {}
     for ts, lo, hi, whole in work:
         for tool in ts.tools[lo:hi]:
-            key = (ts.id, tool.name)
+            key = (ts.id, tool.file, tool.pointer)  # tool_key, inlined: 20k calls
             out.hashes[key] = h = schema_hash(tool)
             out.tokens[key] = tokens.count_tool(
                 tool, chars_per_token=config.chars_per_token, methods=token_methods, hash_=h

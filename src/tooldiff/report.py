@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from tooldiff import tokens
 from tooldiff.config import Config
-from tooldiff.engine import Analysis
+from tooldiff.engine import Analysis, tool_key
 from tooldiff.model import Finding, Report, ToolReport, Toolset, ToolsetReport
 
 TokenRow = dict[str, dict[str, int | None]]
@@ -36,7 +36,7 @@ def tool_reports(toolsets: Sequence[Toolset], analysis: Analysis) -> list[ToolRe
     row = _shared_rows()
     for ts in toolsets:
         for t in ts.tools:
-            key = (ts.id, t.name)
+            key = tool_key(ts.id, t)
             out.append(ToolReport(
                 name=t.name, toolset=ts.id, file=t.file, line=t.line, end_line=t.end_line, format=t.format,
                 targets=analysis.targets.get(key, ()), schema_hash=analysis.hashes.get(key, ""),
@@ -49,7 +49,8 @@ def toolset_reports(toolsets: Sequence[Toolset], analysis: Analysis, config: Con
     return [
         ToolsetReport(
             id=ts.id, files=ts.files, tool_count=len(ts.tools),
-            tokens=head_only(tokens.sum_counts(analysis.tokens.get((ts.id, t.name), {}) for t in ts.tools)),
+            tokens=head_only(tokens.sum_counts(analysis.tokens.get(tool_key(ts.id, t), {})
+                                               for t in ts.tools)),
             budget=config.toolset_budget(ts.id),
         )
         for ts in toolsets

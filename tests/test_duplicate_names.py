@@ -1,0 +1,49 @@
+"""Two tools of one name in a toolset (a `duplicate-name` error) are still two tools: each keeps its own
+schemaHash, targets and tokens, and the toolset's total counts both, whatever the number of processes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tooldiff.check import run_check
+from tooldiff.config import Config
+from tooldiff.discover import group_toolsets
+from tooldiff.engine import analyse
+from tooldiff.parsers import parse_bytes
+from tooldiff.sources import WorktreeSource
+
+
+def _tool(name: str, text: str, prop: str) -> dict[str, object]:
+    return {"name": name, "description": text,
+            "input_schema": {"type": "object", "properties": {prop: {"type": "string", "description": "x"}}}}
+
+
+def test_each_duplicate_keeps_its_own_hash_and_tokens(tmp_path: Path) -> None:
+    short = _tool("create_object", "Create an object in the bucket store.", "a")
+    long = _tool("create_object", "Create a record in the CRM, with a much longer description text.", "bb")
+    (tmp_path / "dup.json").write_text(json.dumps([short, long]))
+    report = run_check(WorktreeSource(tmp_path), Config.default())
+    first, second = report.tools
+    assert first.schema_hash != second.schema_hash
+    assert first.tokens["estimate"]["head"] < second.tokens["estimate"]["head"]
+    [toolset] = report.toolsets
+    total = first.tokens["estimate"]["head"] + second.tokens["estimate"]["head"]  # type: ignore[operator]
+    assert toolset.tokens["estimate"]["head"] == total
+    assert "duplicate-name" in {f.code for f in report.findings}
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers fork only on Linux")
+def test_duplicates_in_a_sliced_toolset_give_one_report_whatever_the_jobs() -> None:
+    # 2,400 tools: the toolset's tool rules are dealt out in slices of 1,000, and the duplicates of each name
+    # fall in different slices.
+    tools = [_tool(f"tool_{i % 1200}", f"Do thing {i} for the user, version {i // 1200}.", f"p{i}")
+             for i in range(2400)]
+    parsed = parse_bytes("big.json", json.dumps(tools).encode())
+    toolsets = group_toolsets([parsed], Config.default())
+    one = analyse(toolsets, Config.default(), {}, jobs=1)
+    two = analyse(toolsets, Config.default(), {}, jobs=2)
+    assert one.hashes == two.hashes and one.tokens == two.tokens and len(one.hashes) == 2400
