@@ -206,3 +206,12 @@ def test_get_one_is_not_list_many() -> None:
     )
     assert ("get_workspace", "list_workspaces") not in one.pairs
     assert many.pairs[("get_workspaces", "list_workspaces")][0] == "intent-overlap"
+
+
+@pytest.mark.parametrize("name", ["mode", "Mode", "op", "action_type", "actionType", "operationType",
+                                  "operation-type", "OPERATION_TYPE"])
+def test_mode_argument_in_any_spelling(name: str) -> None:
+    tool = {"name": "manage_file", "description": "Manage a file: read it, write it or delete it.",
+            "input_schema": {"type": "object", "required": [name], "properties": {
+                name: {"type": "string", "enum": ["read", "write", "delete"], "description": "What to do."}}}}
+    assert _fires(get("mode-argument"), [tool])

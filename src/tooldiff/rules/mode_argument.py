@@ -1,8 +1,9 @@
 """A `mode`, `action` or `operation` enum that selects behaviours which would be separate tools (seed 001).
 
 ## What it finds
-An argument named `mode`, `action`, `operation` (or `op`, `action_type`, `operation_type`) whose `enum`
-offers two or more values. Each value picks a different behaviour of the tool.
+An argument named `mode`, `action`, `operation` (or `op`, `action_type`, `operation_type`, in any case, in
+camelCase or with `-`) whose `enum` offers two or more values. Each value picks a different behaviour of the
+tool.
 
 ## Why it matters
 Keeping two behaviours and adding a mode argument to choose between them moves the coin flip from tool
@@ -33,7 +34,8 @@ CODE = "mode-argument"
 SEVERITY: Severity = "info"
 KIND = "tool"
 
-_NAMES = frozenset({"mode", "action", "operation", "op", "action_type", "operation_type", "actiontype"})
+# Compared with `_` and `-` dropped and lower-cased: actionType, action_type and action-type are one name.
+_NAMES = frozenset({"mode", "action", "operation", "op", "actiontype", "operationtype"})
 
 EXAMPLE = [
     {
@@ -65,7 +67,9 @@ def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
     if not isinstance(props, dict):
         return
     for name, prop in props.items():
-        if not isinstance(name, str) or name.lower() not in _NAMES or not isinstance(prop, dict):
+        if not isinstance(name, str) or not isinstance(prop, dict):
+            continue
+        if name.lower().replace("_", "").replace("-", "") not in _NAMES:
             continue
         values = prop.get("enum")
         if not isinstance(values, list) or len(values) < 2:
