@@ -59,7 +59,7 @@ _UNDO = re.compile(
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+")
 
 _GUARD_NAME = re.compile(
-    r"(approv|confirm|token|nonce|otp|etag|if_?match|challenge|signature|expected_?(?:version|sha|etag)|\bsha\b"
+    r"(approv|confirm|token(?!s)|nonce|otp|etag|if_?match|challenge|signature|expected_?(?:version|sha|etag)|\bsha\b"
     r"|_sha$|revision|lock_?id|idempotency_?key_from)",
     re.I,
 )
@@ -71,6 +71,10 @@ _GUARD_DESC = re.compile(
 _FREE_TEXT = re.compile(
     r"^(reason|comment|note|notes|justification|message|why|explanation|description)$", re.I
 )
+# A description that asks the model for its own words: whatever the name, not a guard.
+_OWN_WORDS = re.compile(r"\b(free[- ]?text|your (?:own|signature)|in your words|any text)\b", re.I)
+# Types whose values the model picks without being given one: a guard of these must say where it comes from.
+_INVENTABLE = frozenset({"boolean", "integer", "number"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +145,15 @@ def guards(tool: Tool) -> tuple[str, ...]:
             continue
         prop = props.get(name) if isinstance(props, dict) else None
         desc = prop.get("description", "") if isinstance(prop, dict) else ""
-        if _GUARD_NAME.search(name) or (isinstance(desc, str) and _GUARD_DESC.search(desc)):
+        desc = desc if isinstance(desc, str) else ""
+        sourced = bool(_GUARD_DESC.search(desc))  # "as returned by ...": a value the model is handed
+        if sourced:
             out.append(name)
+            continue
+        if not _GUARD_NAME.search(name) or _OWN_WORDS.search(desc):
+            continue
+        kind = prop.get("type") if isinstance(prop, dict) else None
+        if (isinstance(kind, str) and kind in _INVENTABLE) or (isinstance(prop, dict) and "enum" in prop):
+            continue  # `confirm: true` is a flag the model sets itself; a guard is a value it is given
+        out.append(name)
     return tuple(out)

@@ -112,6 +112,17 @@ def test_guards_are_values_the_model_cannot_make_up() -> None:
     assert guards(make_tool({"name": "m", "input_schema": schema(confirmation_token={"type": "string"})}))
     # A required free-text reason is a description with a colon in it.
     assert guards(make_tool({"name": "m", "input_schema": schema(reason={"type": "string"})})) == ()
+    # So is anything else the model can fill in from its own reasoning, whatever its name says.
+    made_up = {
+        "confirm": {"type": "boolean", "description": "Set to true to confirm the merge"},
+        "max_tokens": {"type": "integer", "description": "Length of the merge summary"},
+        "signature": {"type": "string", "description": "Your signature line for the audit note"},
+        "revision": {"type": "string", "description": "Free-text revision note"},
+    }
+    for name, prop in made_up.items():
+        assert guards(make_tool({"name": "m", "input_schema": schema(**{name: prop})})) == (), name
+    version = {"type": "integer", "description": "The version as returned by get_contact"}
+    assert guards(make_tool({"name": "m", "input_schema": schema(expected_version=version)}))
 
 
 def test_blast_twin_message_names_evidence_and_guard() -> None:

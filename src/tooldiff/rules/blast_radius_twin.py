@@ -10,7 +10,9 @@ permanently, merges records, charges or deploys. Blast radius comes from evidenc
 
 It does not fire when the dangerous tool takes a **required argument the model cannot make up**: an approval
 id, a confirmation token, or a value that only an earlier read returns. A required free-text `reason` does not
-count: it is a description with a colon in it.
+count: it is a description with a colon in it. Nor does a flag or a number the model picks itself (`confirm:
+true`, `max_tokens`), or text its description asks the model to write (`"Your signature line"`), whatever the
+name says, unless the description says where the value comes from ("as returned by get_contact").
 
 What the labelled sets taught (`make eval`): the twin is found only when the two tools overlap in
 intent, and overlap needs their names to agree. Twins named by different verbs are missed: `move_to_trash` /
