@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -10,6 +11,7 @@ import pytest
 
 from tooldiff import docs, rules
 from tooldiff.model import Problem, Tool, Toolset
+from tooldiff.parsers import parse_bytes
 from tooldiff.rules.base import Context
 from tooldiff.targets import TARGETS
 
@@ -38,12 +40,9 @@ def test_every_rule_documents_every_section(code: str) -> None:
 
 
 def _tools(records: list[dict[str, Any]]) -> tuple[Tool, ...]:
-    return tuple(
-        Tool(name=r["name"], description=r["description"], input_schema=r.get("input_schema"),
-             format="anthropic", file="example.json", line=i + 1, pointer=f"/{i}",
-             schema_pointer=f"/{i}/input_schema", schema_key="input_schema")
-        for i, r in enumerate(records)
-    )
+    parsed = parse_bytes("example.json", json.dumps(records).encode())  # the format comes from the shape
+    assert not parsed.errors and len(parsed.tools) == len(records)
+    return parsed.tools
 
 
 def _fire(module: ModuleType, records: list[dict[str, Any]]) -> list[Problem]:

@@ -31,6 +31,7 @@ RULE_FACTS: dict[str, tuple[str, ...]] = {
     "missing-additional-properties-false": ("additional_properties_false_required",),
     "unsupported-keyword": ("unsupported_keywords", "ignored_keywords"),
     "root-not-object": ("root_must_be_object",),
+    "implicit-strict": ("strict_when_unset_formats",),
     "schema-limit": ("max_nesting_depth", "max_total_properties", "max_total_enum_values",
                      "max_large_enum_string_chars", "max_total_string_chars"),
     "too-many-tools": ("max_tools",),

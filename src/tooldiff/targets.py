@@ -41,6 +41,7 @@ FACT_TYPES: dict[str, type | tuple[type, ...]] = {
     "max_large_enum_string_chars": int,
     "max_total_string_chars": int,
     "request_overhead_tokens": int,
+    "strict_when_unset_formats": list,
 }
 
 
@@ -69,6 +70,8 @@ class Target:
     max_large_enum_string_chars: int | None
     max_total_string_chars: int | None
     request_overhead_tokens: int | None
+    # Source formats whose tools, without `strict`, are made strict where the schema allows it.
+    strict_when_unset_formats: frozenset[str]
     sources: Mapping[str, str | None]
     notes: Mapping[str, str]
 
@@ -126,6 +129,7 @@ def load_target(name: str, data: Mapping[str, Any]) -> Target:
         max_large_enum_string_chars=v["max_large_enum_string_chars"],
         max_total_string_chars=v["max_total_string_chars"],
         request_overhead_tokens=v["request_overhead_tokens"],
+        strict_when_unset_formats=frozenset(v["strict_when_unset_formats"] or ()),
         sources={fact: facts[fact]["source"] for fact in FACT_TYPES},
         notes={fact: facts[fact]["note"] for fact in FACT_TYPES if facts[fact].get("note")},
     )

@@ -317,3 +317,25 @@ def test_a_rule_that_says_it_does_not_apply_finds_nothing() -> None:
             seen_false += 1
             assert [p for t in tools for p in module.check(t, ctx)] == [], (rule, names)
     assert seen_false  # the default targets of MCP and bare records leave the strict-mode rules out
+
+
+def test_implicit_strict_only_where_the_api_makes_an_unset_strict_strict(tmp_path: Any) -> None:
+    from tooldiff.check import run_check
+    from tooldiff.config import Config
+    from tooldiff.sources import WorktreeSource
+
+    params = {"type": "object", "required": ["city"],
+              "properties": {"city": {"type": "string"}, "units": {"type": "string"}}}
+    flat = {"type": "function", "name": "get_weather", "description": "Current weather for a city.",
+            "parameters": params}
+    files = {
+        "responses.json": [flat],  # Responses API, strict left out: fires
+        "responses_off.json": [{**flat, "strict": False}],  # says what it wants: silent
+        "chat.json": [{"type": "function", "function": {k: v for k, v in flat.items() if k != "type"}}],
+        "all_required.json": [{**flat, "parameters": {**params, "required": ["city", "units"]}}],
+    }
+    for name, doc in files.items():
+        (tmp_path / name).write_text(json.dumps(doc))
+    report = run_check(WorktreeSource(tmp_path), Config.default())
+    found = [(f.file, f.targets, f.evidence) for f in report.findings if f.code == "implicit-strict"]
+    assert found == [("responses.json", ("openai",), {"optional": ["units"]})]

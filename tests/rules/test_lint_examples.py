@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-from tooldiff.model import Problem, Tool, Toolset
+from tooldiff.model import Problem, Toolset
+from tooldiff.parsers import parse_bytes
 from tooldiff.rules import LINT_MODULES
 from tooldiff.rules.base import Context
 from tooldiff.targets import TARGETS
@@ -26,20 +28,10 @@ def run(mod: ModuleType, records: list[dict[str, Any]]) -> list[Problem]:
     targets = tuple(TARGETS.values())
     options = {**getattr(mod, "OPTIONS", {}), **getattr(mod, "EXAMPLE_OPTIONS", {})}
     ctx = Context(targets=targets, options=options, targets_of=lambda _: targets)
-    tools = tuple(
-        Tool(
-            name=r["name"],
-            description=r["description"],
-            input_schema=r.get("input_schema"),
-            format="anthropic",
-            file="example.json",
-            line=i + 1,
-            pointer=f"/{i}",
-            schema_pointer=f"/{i}/input_schema",
-            schema_key="input_schema",
-        )
-        for i, r in enumerate(records)
-    )
+    # Read as a file would be: the format (which some rules depend on) comes from the records' shape.
+    parsed = parse_bytes("example.json", json.dumps(records).encode())
+    assert not parsed.errors and len(parsed.tools) == len(records)
+    tools = parsed.tools
     if mod.KIND == "toolset":
         return list(mod.check(Toolset(id="example.json", files=("example.json",), tools=tools), ctx))
     return [p for t in tools for p in mod.check(t, ctx)]

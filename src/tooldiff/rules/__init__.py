@@ -14,6 +14,7 @@ LINT_MODULES: tuple[str, ...] = (
     "optional_forced_required",
     "optional_not_required",
     "missing_additional_properties_false",
+    "implicit_strict",
     "unsupported_keyword",
     "root_not_object",
     "invalid_name",
