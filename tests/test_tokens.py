@@ -56,6 +56,18 @@ def test_estimate_is_seed_002_chars_over_four() -> None:
     assert tokens.estimate(make(None, name="ping", description="")) == 1  # no schema: 4 chars -> 1 token
 
 
+def test_estimate_counts_characters_as_seed_002_library_does() -> None:
+    """Seed 002's library is JavaScript, whose string length counts UTF-16 units: an emoji is two, an accented
+    letter one, whatever UTF-8 takes for them."""
+    emoji = make(None, name="mood", description="\U0001F600" * 40)  # 4 + 80 units
+    accents = make(None, name="mood", description="é" * 40)  # 4 + 40 units
+    assert (tokens.estimate(emoji), tokens.estimate(accents)) == (21, 11)
+    schema = {"type": "object", "properties": {"\U0001F600": {"type": "string"}}}
+    assert tokens.estimate(make(schema, name="a", description="")) == math.ceil(
+        (1 + len(json.dumps(schema, separators=(",", ":"), ensure_ascii=False)) + 1) / 4  # emoji: +1 unit
+    )
+
+
 def test_estimate_does_not_depend_on_key_order_or_whitespace() -> None:
     a = make({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}})
     b = make({"properties": {"b": {"type": "integer"}, "a": {"type": "string"}}, "type": "object"})
