@@ -269,3 +269,22 @@ def test_worktree_move_not_yet_added_is_a_move(tmp_path: Path) -> None:
     (root / "agent/tools.json").rename(root / "server/tools.json")
     report = run_diff(root, "main", "HEAD", worktree=True)
     assert report.tools == () and report.findings == () and report.resolved == ()
+
+
+def test_a_folder_of_one_tool_files_that_stops_being_one_keeps_its_tools_in_place(tmp_path: Path) -> None:
+    """A one-tool file gains a second tool: the folder is a toolset per file at head, one toolset at base.
+    The diff compares both refs grouped alike, so only the added tool changed, and a note says why."""
+    root = init(tmp_path / "repo")
+    search = tool("search_docs", "Search the docs for pages matching a query.", {"query": {}}, ["query"])
+    weather = tool("get_weather", "Get the current weather for a city.", {"city": {}}, ["city"])
+    find = tool("find_document", "Fetch one document by its id.", {"id": {}}, ["id"])
+    commit(root, {"mcp/search.json": search, "mcp/weather.json": weather}, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    two = commit(root, {"mcp/search.json": [search, find]}, "a second tool in one file")
+    one = commit(root, {"mcp/search.json": search}, "and back: the folder is one toolset again")
+    for base, head, want in (("main", two, "added"), (two, one, "removed")):
+        report = run_diff(root, base, head, token_methods=("estimate",))
+        assert [(t.name, t.toolset, t.change) for t in report.tools] == [
+            ("find_document", "mcp/search.json", want)]
+        assert any("mcp" in n and "toolset per file" in n for n in report.notes), report.notes
+        assert not [f for f in report.findings if f.status == "new" and "find_document" not in f.tools]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from tooldiff import codetools, tokens
+from tooldiff import codetools, regroup, tokens
 from tooldiff.baseline import apply_status, load_baseline
 from tooldiff.check import config_names, find_config
 from tooldiff.config import Config, ConfigError, config_hash
@@ -136,10 +136,13 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     """The diff report of two discovered trees analysed with one config (`token_methods`: see check).
     The baseline is read from the side the config came from (`baseline_from`): an untrusted head
     cannot accept its own findings."""
-    tree = diff_toolsets(base.toolsets, head.toolsets, renames)
+    b_toolsets, h_toolsets, regrouped = regroup.align(base.toolsets, head.toolsets)
+    if regrouped:
+        notes = (*notes, regroup.note(regrouped))
+    tree = diff_toolsets(b_toolsets, h_toolsets, renames)
     base_scope, head_scope = widen(tree, *scopes(tree, full=full), config)
-    base_sets = _pick(base.toolsets, base_scope.changed_toolsets, full)
-    head_sets = _pick(head.toolsets, head_scope.changed_toolsets, full)
+    base_sets = _pick(b_toolsets, base_scope.changed_toolsets, full)
+    head_sets = _pick(h_toolsets, head_scope.changed_toolsets, full)
     a_base = analyse(base_sets, config, base.files, scope=base_scope, parse_errors=base.errors,
                      token_methods=token_methods)
     a_head = analyse(head_sets, config, head.files, scope=head_scope, parse_errors=head.errors,
