@@ -7,6 +7,10 @@ A neighbour's name counts as a distinguishing term only inside a contrastive cla
 ..., see X"); an alias notice ("same as X", "deprecated, use X") is a collision, not a boundary. Silent when
 either tool yields fewer than two terms.
 
+A pair gets one headline finding: where `blast-radius-twin` or `intent-overlap` also holds (as for the example
+below, whose two tools take the same arguments), that one is the headline and this finding is listed under its
+`related`.
+
 ## Why it matters
 A model chooses between tools by their text. When neither text says anything the other does not, the choice is
 decided by something other than the user's words, and traffic splits like a coin flip (seed 001).
