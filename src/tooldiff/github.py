@@ -142,13 +142,17 @@ class Publisher:
 
     def upsert_comment(self, number: int, body: str, *, recreate: bool = False,
                        allow_create: bool = True) -> CommentResult:
-        """List, then create or edit in place, then tidy extra copies a racing run made (lock-free)."""
+        """List, then create or edit in place, then tidy extra copies a racing run made (lock-free).
+
+        `allow_create=False` posts only in place of an earlier comment: a verdict already on the PR must be
+        brought up to date, but a PR that never touched tools gets none.
+        """
         body = self._with_marker(body)
         ours = self._ours(number)
         removed = 0
         if recreate and ours:
             removed += self._delete(ours)
-            ours = []
+            ours, allow_create = [], True  # the deleted verdict is replaced, whatever the new one says
         if ours:
             keep, extra = ours[0], ours[1:]
             removed += self._delete(extra)

@@ -100,3 +100,17 @@ def test_pull_request_target_audit_uses_the_base_config_and_baseline(fake: FakeG
     # Under `pull_request` the same files are the repository's own: they apply.
     assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
                mode="audit", comment="off", **{"json-file": "third.json"}) == 0
+
+
+@pytest.mark.parametrize("mode", ["update", "recreate"])
+def test_a_push_that_drops_the_tool_changes_leaves_a_current_comment(fake: FakeGitHub, tmp_path: Path,
+                                                                     mode: str) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, comment=mode)
+    [first] = [dict(c) for c in fake.bot_comments(2)]
+    pr.push({"tools.json": helpdesk("base"), "README.md": "# helpdesk, tools unchanged\n"})
+    assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               comment=mode) == 0
+    [now] = fake.bot_comments(2)
+    assert "touches no tool definitions" in now["body"] and (now["id"] == first["id"]) == (mode == "update")
