@@ -1,9 +1,9 @@
 """`tooldiff github`: the GitHub Action. With `cli.py`, the only module that decides where output goes.
 
-Events: `pull_request`/`pull_request_target` diff the PR (merge base against head) and comment;
-`merge_group` diffs `base_sha` against `head_sha` without a comment; `workflow_dispatch`, `schedule` and
-`push` audit every toolset at the ref. Exit codes: 0 fine, 1 new findings reach `fail-on` (or GitHub
-failed for good), 2 bad input, config or git state.
+Events: `pull_request`/`pull_request_target` diff the PR (merge base against head) and comment, and skip
+a closed PR; `merge_group` diffs `base_sha` against `head_sha` without a comment; `workflow_dispatch`,
+`schedule` and `push` audit every toolset at the ref. Exit codes: 0 fine, 1 new findings reach `fail-on`
+(or GitHub failed for good), 2 bad input, config or git state.
 """
 
 from __future__ import annotations

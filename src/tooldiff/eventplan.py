@@ -54,6 +54,8 @@ def plan_event(settings: Settings, event: Mapping[str, Any]) -> Plan | str:
     name = settings.event_name
     if name in PR_EVENTS:
         pr = event.get("pull_request") or {}
+        if event.get("action") == "closed":  # merged or abandoned: a verdict now would change nothing
+            return f"pull request #{pr.get('number') or event.get('number') or '?'} was closed"
         head = _sha(_get(pr, "head", "sha"), "pull_request.head.sha")
         number = pr.get("number") or event.get("number")
         fork = _get(pr, "head", "repo", "full_name") != _get(pr, "base", "repo", "full_name")

@@ -13,6 +13,8 @@ from prscenario import TOKEN, PullRequest, dispatch_event, environment, fixed_he
 from tooldiff import action
 from tooldiff.github import comment_marker, make_client
 
+FIX = Path(__file__).parents[1] / "fixtures" / "github"
+
 
 def run(fake: FakeGitHub, tmp_path: Path, event: str, event_path: Path, workspace: Path, sha: str,
         **inputs: str) -> int:
@@ -114,3 +116,15 @@ def test_a_push_that_drops_the_tool_changes_leaves_a_current_comment(fake: FakeG
                comment=mode) == 0
     [now] = fake.bot_comments(2)
     assert "touches no tool definitions" in now["body"] and (now["id"] == first["id"]) == (mode == "update")
+
+
+def test_closing_a_pull_request_posts_nothing_and_passes(fake: FakeGitHub, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})  # new findings that would fail the job at fail-on: warning
+    event = json.loads((FIX / "pull_request.closed.payload.json").read_text())
+    event["pull_request"]["head"]["sha"], event["pull_request"]["base"]["sha"] = pr.head, pr.base
+    path = pr.event_dir / "closed.json"
+    path.write_text(json.dumps(event))
+    assert run(fake, tmp_path, "pull_request", path, pr.repo, pr.head) == 0
+    assert fake.requests == [] and "closed" in capsys.readouterr().out

@@ -82,3 +82,9 @@ def test_other_events_are_named_and_skipped() -> None:
 def test_broken_payload_is_a_clear_error() -> None:
     with pytest.raises(SettingsError, match=r"head\.sha"):
         plan_event(settings("pull_request"), {"pull_request": {"base": {"sha": "x"}}})
+
+
+@pytest.mark.parametrize("event", ["pull_request", "pull_request_target"])
+def test_a_closed_pull_request_needs_nothing(event: str) -> None:
+    plan = plan_event(settings(event), payload("pull_request.closed.payload.json"))
+    assert isinstance(plan, str) and "closed" in plan
