@@ -2,7 +2,8 @@
 
 Events: `pull_request`/`pull_request_target` diff the PR (merge base against head) and comment, and skip
 a closed PR; `merge_group` diffs `base_sha` against `head_sha` without a comment; `workflow_dispatch`,
-`schedule` and `push` audit every toolset at the ref. Exit codes: 0 fine, 1 new findings reach `fail-on`
+`schedule` and `push` audit every toolset at the ref. `mode` overrides that where the event allows (see
+`eventplan`). Exit codes: 0 fine, 1 new findings reach `fail-on`
 (or GitHub failed for good), 2 bad input, config or git state.
 """
 
@@ -124,11 +125,16 @@ def run(settings: Settings, event: Mapping[str, Any],
     failing = actionout.failing(report, settings.fail_on)
     gha.emit(render("annotations", report, ctx).splitlines())
     hard, notes = False, list[str]()
+    if plan.note:
+        _say(gha.command("notice", plan.note))
+        notes.append(plan.note)
     if plan.publish and (settings.comment != "off" or settings.review_comments or settings.check_run):
         client = client or make_client(settings.api_url, settings.token)
         publisher = Publisher(client, settings.repository, bot_login=settings.bot_login,
                               comment_id=settings.comment_id, log=_say)
-        hard, notes = _publish(settings, plan, report, render("markdown", report, ctx), publisher, failing)
+        hard, published = _publish(settings, plan, report, render("markdown", report, ctx), publisher,
+                                   failing)
+        notes += published
     summary = render("github", report, ctx)
     gha.append_summary(settings.summary_path, summary + "".join(f"\n> {n}\n" for n in notes))
     gha.write_outputs(settings.output_path, actionout.outputs(report, report_json=report_json, sarif=sarif))

@@ -128,3 +128,24 @@ def test_closing_a_pull_request_posts_nothing_and_passes(fake: FakeGitHub, tmp_p
     path.write_text(json.dumps(event))
     assert run(fake, tmp_path, "pull_request", path, pr.repo, pr.head) == 0
     assert fake.requests == [] and "closed" in capsys.readouterr().out
+
+
+def test_merge_group_with_mode_audit_audits_the_group_head(fake: FakeGitHub, tmp_path: Path) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    path = pr.event_dir / "merge_group.json"
+    path.write_text(json.dumps({"action": "checks_requested",
+                                "merge_group": {"head_sha": pr.head, "base_sha": pr.base}}))
+    assert run(fake, tmp_path, "merge_group", path, pr.repo, pr.head, mode="audit") == 1
+    report = json.loads((pr.repo / "tooldiff-report.json").read_text())
+    assert report["mode"] == "audit" and report["findings"] and fake.requests == []
+
+
+def test_mode_diff_without_a_base_says_an_audit_ran(fake: FakeGitHub, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head, mode="diff")
+    assert "::notice::`mode: diff` was asked" in capsys.readouterr().out
+    assert "an audit" in (tmp_path / "files" / "summary.md").read_text()
+    assert (pr.repo / "tooldiff.sarif").is_file()
