@@ -16,13 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tooldiff import actionout, gha
+from tooldiff import actionout, actionpost, gha
 from tooldiff.eventplan import Plan, plan_event
-from tooldiff.github import GitHubError, Publisher, make_client
+from tooldiff.github import Publisher, make_client
 from tooldiff.model import Report
 from tooldiff.settings import Settings, SettingsError, from_env
-
-CHECK_NAME = "tooldiff"
 
 
 def _say(message: str) -> None:
@@ -61,52 +59,6 @@ def _write_files(settings: Settings, plan: Plan, report: Report, ctx: Any) -> tu
     return written[0], written[1]
 
 
-def _publish(settings: Settings, plan: Plan, report: Report, body: str, publisher: Publisher,
-             failing: int) -> tuple[bool, list[str]]:
-    """Comment, review and check run. Returns (hard failure, notes for the job summary)."""
-    from tooldiff.render.view import touches_tools
-
-    notes: list[str] = []
-    head = plan.head or settings.sha
-    try:
-        if plan.pr is not None and settings.comment != "off":
-            res = publisher.upsert_comment(plan.pr, body, recreate=settings.comment == "recreate",
-                                           allow_create=touches_tools(report))
-            _say(f"tooldiff: PR comment {res.action}" + (f": {res.url}" if res.url else ""))
-        if plan.pr is not None and settings.review_comments:
-            comments = actionout.line_comments(report, publisher.pr_lines(plan.pr))
-            review = publisher.post_review(plan.pr, head, comments,
-                                           f"tooldiff: {len(comments)} new finding(s) on changed lines.")
-            _say(f"tooldiff: review comments: {len(review.posted)} posted, {review.already} posted before, "
-                 f"{len(review.dropped)} refused by GitHub")
-        if settings.check_run and head:
-            ok = publisher.check_run(
-                head, name=CHECK_NAME if settings.comment_id == "default" else
-                f"{CHECK_NAME} ({settings.comment_id})",
-                conclusion="failure" if failing else "success",
-                title=f"{failing} new finding(s) at or above {settings.fail_on}" if failing
-                else "No failing findings",
-                summary=body, annotations=actionout.check_annotations(report))
-            if not ok:
-                note = "The check run was skipped: this token lacks `checks: write`."
-                _say(gha.command("notice", note))
-                notes.append(note)
-    except GitHubError as exc:
-        if exc.status == 403:
-            note = (f"No PR comment was posted: GitHub refused it ({exc}). A pull request from a fork gets "
-                    "a read-only token under `pull_request`; the findings are in this summary and the "
-                    "annotations.")
-            _say(gha.command("notice", note))
-            return False, [*notes, note]
-        if exc.status == 404:
-            note = f"The pull request was not found ({exc}); it may have been closed or deleted."
-            _say(gha.command("notice", note))
-            return False, [*notes, note]
-        _say(gha.command("error", f"tooldiff: GitHub API failure: {exc}"))
-        return True, [*notes, f"Posting to GitHub failed: {exc}"]
-    return False, notes
-
-
 def run(settings: Settings, event: Mapping[str, Any],
         client: Callable[[], Any] | None = None) -> int:
     from tooldiff.actionreport import analyse_plan
@@ -132,8 +84,8 @@ def run(settings: Settings, event: Mapping[str, Any],
         client = client or make_client(settings.api_url, settings.token)
         publisher = Publisher(client, settings.repository, bot_login=settings.bot_login,
                               comment_id=settings.comment_id, log=_say)
-        hard, published = _publish(settings, plan, report, render("markdown", report, ctx), publisher,
-                                   failing)
+        hard, published = actionpost.publish(settings, plan, report, render("markdown", report, ctx),
+                                             publisher, failing, _say)
         notes += published
     summary = render("github", report, ctx)
     gha.append_summary(settings.summary_path, summary + "".join(f"\n> {n}\n" for n in notes))

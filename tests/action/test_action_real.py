@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -17,11 +19,20 @@ FIX = Path(__file__).parents[1] / "fixtures" / "github"
 
 
 def run(fake: FakeGitHub, tmp_path: Path, event: str, event_path: Path, workspace: Path, sha: str,
-        **inputs: str) -> int:
+        api: str | None = None, client: bool = True, **inputs: str) -> int:
+    """`client=False` lets the action build its own client from the settings, as in production."""
     files = tmp_path / "files"
     files.mkdir(exist_ok=True)
-    env = environment(event, fake.base, str(workspace), str(event_path), str(files), sha, **inputs)
-    return action.main([], env, make_client(fake.base, TOKEN, retries=1, backoff=0))
+    api = api or fake.base
+    env = environment(event, api, str(workspace), str(event_path), str(files), sha, **inputs)
+    factory = make_client(api, TOKEN, retries=1, backoff=0, secondary_wait=0, max_wait=1)
+    return action.main([], env, factory if client else None)
+
+
+def closed_port() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{s.getsockname()[1]}"
 
 
 def test_pr_comment_then_edit_after_the_fix(fake: FakeGitHub, tmp_path: Path,
@@ -149,3 +160,80 @@ def test_mode_diff_without_a_base_says_an_audit_ran(fake: FakeGitHub, tmp_path: 
     assert "::notice::`mode: diff` was asked" in capsys.readouterr().out
     assert "an audit" in (tmp_path / "files" / "summary.md").read_text()
     assert (pr.repo / "tooldiff.sarif").is_file()
+
+
+def test_no_token_still_writes_the_summary_and_outputs(fake: FakeGitHub, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, client=False,
+               github_token="", check_run="true")
+    assert code == 1 and fake.requests == []  # the warning-level overlap reaches fail-on: warning
+    assert "::warning::Nothing was posted to GitHub" in capsys.readouterr().out
+    assert "no token was given" in (tmp_path / "files" / "summary.md").read_text()
+    assert "find_document" in (tmp_path / "files" / "output").read_text()
+
+
+def test_an_unreachable_api_fails_the_job_after_writing_the_summary(
+        fake: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               api=closed_port(), fail_on="never", check_run="true")
+    assert code == 1  # like a 5xx that outlasts the retries: the PR's comment may now be stale
+    out = capsys.readouterr().out
+    assert "::error::tooldiff: Posting to GitHub failed (PR comment)" in out and "could not be reached" in out
+    assert "check run" not in out  # not tried: it would meet the same wall
+    assert "could not be reached" in (tmp_path / "files" / "summary.md").read_text()
+    assert "new-findings<<" in (tmp_path / "files" / "output").read_text()
+
+
+def test_a_refused_comment_does_not_stop_the_check_run(fake: FakeGitHub, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A token with `checks: write` but not `pull-requests: write`."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    fake.fail("POST", r"/issues/2/comments$", 403, body={"message": "Resource not accessible by integration"})
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               check_run="true")
+    [check] = fake.check_runs.values()
+    assert code == 1 and check["conclusion"] == "failure" and fake.bot_comments(2) == []
+    assert "::notice::No PR comment was posted: GitHub refused it" in capsys.readouterr().out
+
+
+def test_a_refused_review_is_named_as_the_review(fake: FakeGitHub, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    fake.fail("POST", r"/pulls/2/reviews$", 403, body={"message": "Resource not accessible by integration"})
+    run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, review_comments="true")
+    out = capsys.readouterr().out
+    assert len(fake.bot_comments(2)) == 1 and "::notice::No review was posted: GitHub refused it" in out
+    assert "No PR comment was posted" not in out
+
+
+def test_a_primary_rate_limit_is_reported_as_one(fake: FakeGitHub, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    reset = str(int(time.time()) + 3600)  # beyond any wait: PyGithub gives up at once
+    fake.fail("POST", r"/issues/2/comments$", 403, times=5,
+              headers={"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": reset},
+              body={"message": "API rate limit exceeded for installation ID 123.",
+                    "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"})
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               fail_on="never", check_run="true")
+    out = capsys.readouterr().out
+    assert code == 1 and "::error::tooldiff: No PR comment was posted: GitHub's API rate limit" in out
+    assert "the limit resets at" in out and "read-only" not in (tmp_path / "files" / "summary.md").read_text()
+    assert fake.check_runs == {}  # the check run would meet the same limit
+
+
+def test_a_secondary_rate_limit_that_outlasts_the_retries_is_reported_as_one(
+        fake: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    fake.secondary_rate_limit("POST", r"/issues/2/comments$", retry_after=0, times=10)
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, fail_on="never")
+    out = capsys.readouterr().out
+    assert code == 1 and "GitHub's API rate limit was reached" in out and "read-only" not in out
