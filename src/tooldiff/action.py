@@ -38,7 +38,8 @@ def _inside(workspace: Path, name: str) -> Path:
     """An output file named by an input, kept inside the workspace."""
     path = (workspace / name).resolve()
     if path != workspace.resolve() and workspace.resolve() not in path.parents:
-        raise SettingsError(f"{name!r} is outside the workspace")
+        # Often `${{ github.workspace }}/x`: the runner's path, which the action's container does not have.
+        raise SettingsError(f"{name!r} is outside the workspace ({workspace}): give a path relative to it")
     return path
 
 

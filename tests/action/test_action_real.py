@@ -237,3 +237,17 @@ def test_a_secondary_rate_limit_that_outlasts_the_retries_is_reported_as_one(
     code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, fail_on="never")
     out = capsys.readouterr().out
     assert code == 1 and "GitHub's API rate limit was reached" in out and "read-only" not in out
+
+
+def test_host_paths_for_files_are_refused_with_a_hint(fake: FakeGitHub, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """`/tmp/x` and `${{ github.workspace }}/x` are the runner's paths; the container sees neither."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    elsewhere = str(tmp_path / "runner" / "tmp")
+    for inputs in ({"json_file": f"{elsewhere}/report.json"},
+                   {"base_tools": f"{elsewhere}/base-tools.json",
+                    "head_tools": f"{elsewhere}/head-tools.json"}):
+        assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+                   comment="off", **inputs) == 2
+        assert "relative to" in capsys.readouterr().err
