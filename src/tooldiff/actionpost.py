@@ -86,7 +86,7 @@ def publish(settings: Settings, plan: Plan, report: Report, body: str, publisher
     if settings.check_run and head:
         steps.append(("check run", lambda: _check_run(settings, head, report, body, publisher, failing)))
     hard, notes, skip = False, list[str](), set[str]()
-    for step, do in steps:
+    for i, (step, do) in enumerate(steps):
         if step in skip:
             continue
         try:
@@ -94,10 +94,12 @@ def publish(settings: Settings, plan: Plan, report: Report, body: str, publisher
         except GitHubError as exc:
             level, note, failed = _failed(step, exc)
             hard = hard or failed
+            rest = [s for s, _ in steps[i + 1:]]
             if exc.status == 404:
                 skip.update(PR_STEPS)  # the check run is on a commit, not on the PR
-            elif exc.status == 0 or exc.rate_limited:
-                skip.update(s for s, _ in steps)  # every later request would meet the same wall
+            elif (exc.status == 0 or exc.rate_limited) and rest:
+                skip.update(rest)  # every later request would meet the same wall
+                note += f" Not tried for the same reason: the {' and the '.join(rest)}."
         if note:
             say(gha.command(level, ("tooldiff: " if level == "error" else "") + note))
             notes.append(note)

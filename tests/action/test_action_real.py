@@ -183,7 +183,7 @@ def test_an_unreachable_api_fails_the_job_after_writing_the_summary(
     assert code == 1  # like a 5xx that outlasts the retries: the PR's comment may now be stale
     out = capsys.readouterr().out
     assert "::error::tooldiff: Posting to GitHub failed (PR comment)" in out and "could not be reached" in out
-    assert "check run" not in out  # not tried: it would meet the same wall
+    assert "Not tried for the same reason: the check run." in out  # it would meet the same wall
     assert "could not be reached" in (tmp_path / "files" / "summary.md").read_text()
     assert "new-findings<<" in (tmp_path / "files" / "output").read_text()
 
@@ -226,7 +226,7 @@ def test_a_primary_rate_limit_is_reported_as_one(fake: FakeGitHub, tmp_path: Pat
     out = capsys.readouterr().out
     assert code == 1 and "::error::tooldiff: No PR comment was posted: GitHub's API rate limit" in out
     assert "the limit resets at" in out and "read-only" not in (tmp_path / "files" / "summary.md").read_text()
-    assert fake.check_runs == {}  # the check run would meet the same limit
+    assert fake.check_runs == {} and "Not tried for the same reason: the check run." in out
 
 
 def test_a_secondary_rate_limit_that_outlasts_the_retries_is_reported_as_one(
