@@ -38,3 +38,16 @@ def test_workflows_in_the_readme_are_valid_yaml_with_permissions() -> None:
     full = [w for w in workflows if isinstance(w, dict) and "jobs" in w]
     assert len(full) >= 4
     assert all("permissions" in w for w in full)
+
+
+def test_action_examples_give_file_inputs_inside_the_workspace() -> None:
+    """A Docker action sees only the workspace: host paths (`/tmp/x`, `${{ github.workspace }}/x`) miss."""
+    blocks = [yaml.safe_load(b) for b in re.findall(r"```yaml\n(.*?)```", README, flags=re.S)]
+    steps = [s for b in blocks for s in (b.get("steps", []) if isinstance(b, dict) else b or [])
+             if isinstance(s, dict)]
+    steps += [s for b in blocks if isinstance(b, dict) for job in b.get("jobs", {}).values()
+              for s in job.get("steps", [])]
+    names = ("base-tools", "head-tools", "json-file", "sarif-file")
+    files = [v for s in steps if str(s.get("uses", "")).startswith("tooldiff/tooldiff@")
+             for k, v in (s.get("with") or {}).items() if k in names]
+    assert files and all(not str(v).startswith(("/", "${{")) for v in files), files

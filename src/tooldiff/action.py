@@ -1,9 +1,10 @@
 """`tooldiff github`: the GitHub Action. With `cli.py`, the only module that decides where output goes.
 
-Events: `pull_request`/`pull_request_target` diff the PR (merge base against head) and comment;
-`merge_group` diffs `base_sha` against `head_sha` without a comment; `workflow_dispatch`, `schedule` and
-`push` audit every toolset at the ref. Exit codes: 0 fine, 1 new findings reach `fail-on` (or GitHub
-failed for good), 2 bad input, config or git state.
+Events: `pull_request`/`pull_request_target` diff the PR (merge base against head) and comment, and skip
+a closed PR; `merge_group` diffs `base_sha` against `head_sha` without a comment; `workflow_dispatch`,
+`schedule` and `push` audit every toolset at the ref. `mode` overrides that where the event allows (see
+`eventplan`). Exit codes: 0 fine, 1 new findings reach `fail-on`
+(or GitHub failed for good), 2 bad input, config or git state.
 """
 
 from __future__ import annotations
@@ -15,13 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tooldiff import actionout, gha
+from tooldiff import actionout, actionpost, gha
 from tooldiff.eventplan import Plan, plan_event
-from tooldiff.github import GitHubError, Publisher, make_client
+from tooldiff.github import Publisher, make_client
 from tooldiff.model import Report
 from tooldiff.settings import Settings, SettingsError, from_env
-
-CHECK_NAME = "tooldiff"
 
 
 def _say(message: str) -> None:
@@ -39,7 +38,8 @@ def _inside(workspace: Path, name: str) -> Path:
     """An output file named by an input, kept inside the workspace."""
     path = (workspace / name).resolve()
     if path != workspace.resolve() and workspace.resolve() not in path.parents:
-        raise SettingsError(f"{name!r} is outside the workspace")
+        # Often `${{ github.workspace }}/x`: the runner's path, which the action's container does not have.
+        raise SettingsError(f"{name!r} is outside the workspace ({workspace}): give a path relative to it")
     return path
 
 
@@ -60,52 +60,6 @@ def _write_files(settings: Settings, plan: Plan, report: Report, ctx: Any) -> tu
     return written[0], written[1]
 
 
-def _publish(settings: Settings, plan: Plan, report: Report, body: str, publisher: Publisher,
-             failing: int) -> tuple[bool, list[str]]:
-    """Comment, review and check run. Returns (hard failure, notes for the job summary)."""
-    from tooldiff.render.view import touches_tools
-
-    notes: list[str] = []
-    head = plan.head or settings.sha
-    try:
-        if plan.pr is not None and settings.comment != "off":
-            res = publisher.upsert_comment(plan.pr, body, recreate=settings.comment == "recreate",
-                                           allow_create=touches_tools(report))
-            _say(f"tooldiff: PR comment {res.action}" + (f": {res.url}" if res.url else ""))
-        if plan.pr is not None and settings.review_comments:
-            comments = actionout.line_comments(report, publisher.pr_lines(plan.pr))
-            review = publisher.post_review(plan.pr, head, comments,
-                                           f"tooldiff: {len(comments)} new finding(s) on changed lines.")
-            _say(f"tooldiff: review comments: {len(review.posted)} posted, {review.already} posted before, "
-                 f"{len(review.dropped)} refused by GitHub")
-        if settings.check_run and head:
-            ok = publisher.check_run(
-                head, name=CHECK_NAME if settings.comment_id == "default" else
-                f"{CHECK_NAME} ({settings.comment_id})",
-                conclusion="failure" if failing else "success",
-                title=f"{failing} new finding(s) at or above {settings.fail_on}" if failing
-                else "No failing findings",
-                summary=body, annotations=actionout.check_annotations(report))
-            if not ok:
-                note = "The check run was skipped: this token lacks `checks: write`."
-                _say(gha.command("notice", note))
-                notes.append(note)
-    except GitHubError as exc:
-        if exc.status == 403:
-            note = (f"No PR comment was posted: GitHub refused it ({exc}). A pull request from a fork gets "
-                    "a read-only token under `pull_request`; the findings are in this summary and the "
-                    "annotations.")
-            _say(gha.command("notice", note))
-            return False, [*notes, note]
-        if exc.status == 404:
-            note = f"The pull request was not found ({exc}); it may have been closed or deleted."
-            _say(gha.command("notice", note))
-            return False, [*notes, note]
-        _say(gha.command("error", f"tooldiff: GitHub API failure: {exc}"))
-        return True, [*notes, f"Posting to GitHub failed: {exc}"]
-    return False, notes
-
-
 def run(settings: Settings, event: Mapping[str, Any],
         client: Callable[[], Any] | None = None) -> int:
     from tooldiff.actionreport import analyse_plan
@@ -124,11 +78,16 @@ def run(settings: Settings, event: Mapping[str, Any],
     failing = actionout.failing(report, settings.fail_on)
     gha.emit(render("annotations", report, ctx).splitlines())
     hard, notes = False, list[str]()
+    if plan.note:
+        _say(gha.command("notice", plan.note))
+        notes.append(plan.note)
     if plan.publish and (settings.comment != "off" or settings.review_comments or settings.check_run):
         client = client or make_client(settings.api_url, settings.token)
         publisher = Publisher(client, settings.repository, bot_login=settings.bot_login,
                               comment_id=settings.comment_id, log=_say)
-        hard, notes = _publish(settings, plan, report, render("markdown", report, ctx), publisher, failing)
+        hard, published = actionpost.publish(settings, plan, report, render("markdown", report, ctx),
+                                             publisher, failing, _say)
+        notes += published
     summary = render("github", report, ctx)
     gha.append_summary(settings.summary_path, summary + "".join(f"\n> {n}\n" for n in notes))
     gha.write_outputs(settings.output_path, actionout.outputs(report, report_json=report_json, sarif=sarif))

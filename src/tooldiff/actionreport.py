@@ -23,7 +23,10 @@ def _dump(settings: Settings, name: str | None) -> Path | None:
         return None
     path = (settings.workspace / name).resolve()
     if not path.is_file():
-        raise SettingsError(f"tool dump {name!r} does not exist")
+        hint = "" if path.is_relative_to(settings.workspace.resolve()) else (
+            ": the action's container sees only the workspace, so write the dump inside it and give a path "
+            "relative to it")
+        raise SettingsError(f"tool dump {name!r} does not exist{hint}")
     return path
 
 

@@ -28,6 +28,8 @@ class Plan:
     trusted_head: bool = True
     fork: bool = False
     publish: bool = True
+    # Why this plan is not what the `mode` input asked for, to be shown to the user.
+    note: str | None = None
 
     def describe(self) -> str:
         if self.kind == "audit":
@@ -49,11 +51,26 @@ def _sha(value: Any, what: str) -> str:
     return value.strip()
 
 
+def _no_base(name: str, before: Any, ref: str | None) -> str:
+    """Why `mode: diff` fell back to an audit."""
+    if name != "push":
+        why = f"a {name} event has no earlier commit to compare with"
+    elif before == NULL_SHA:
+        why = "this push created the branch or tag (its `before` is all zeros)"
+    elif not ref:
+        why = "this push names no commit after it, and GITHUB_SHA is empty"
+    else:
+        why = "this push event names no `before` commit"
+    return f"`mode: diff` was asked, but {why}: an audit of {(ref or 'HEAD')[:12]} ran instead."
+
+
 def plan_event(settings: Settings, event: Mapping[str, Any]) -> Plan | str:
     """A Plan, or a sentence saying why this event needs nothing."""
     name = settings.event_name
     if name in PR_EVENTS:
         pr = event.get("pull_request") or {}
+        if event.get("action") == "closed":  # merged or abandoned: a verdict now would change nothing
+            return f"pull request #{pr.get('number') or event.get('number') or '?'} was closed"
         head = _sha(_get(pr, "head", "sha"), "pull_request.head.sha")
         number = pr.get("number") or event.get("number")
         fork = _get(pr, "head", "repo", "full_name") != _get(pr, "base", "repo", "full_name")
@@ -66,13 +83,17 @@ def plan_event(settings: Settings, event: Mapping[str, Any]) -> Plan | str:
                     pr=int(number) if number else None, trusted_head=trusted, fork=fork)
     if name == "merge_group":
         group = event.get("merge_group") or {}
-        return Plan(kind="diff", head=_sha(group.get("head_sha"), "merge_group.head_sha"),
-                    base=_sha(group.get("base_sha"), "merge_group.base_sha"), publish=settings.check_run)
+        head = _sha(group.get("head_sha"), "merge_group.head_sha")
+        if settings.mode == "audit":
+            return Plan(kind="audit", head=head, publish=settings.check_run)
+        return Plan(kind="diff", head=head, base=_sha(group.get("base_sha"), "merge_group.base_sha"),
+                    publish=settings.check_run)
     if name in AUDIT_EVENTS:
         after = event.get("after") if name == "push" else None
         ref = after if isinstance(after, str) and after != NULL_SHA else (settings.sha or None)
         before = event.get("before") if name == "push" else None
         if settings.mode == "diff" and isinstance(before, str) and before != NULL_SHA and ref:
             return Plan(kind="diff", head=ref, base=before, publish=settings.check_run)
-        return Plan(kind="audit", head=ref, publish=settings.check_run)
+        note = _no_base(name, before, ref) if settings.mode == "diff" else None
+        return Plan(kind="audit", head=ref, publish=settings.check_run, note=note)
     return f"the event {name or '(none)'!r} is not one tooldiff handles"

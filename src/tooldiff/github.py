@@ -6,11 +6,13 @@ costs. A PR run that edits its comment sends two: list the comments, edit one.
 
 from __future__ import annotations
 
+import functools
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from github import Auth, Github, GithubException, GithubRetry
 
@@ -21,19 +23,59 @@ ANNOTATIONS_PER_REQUEST = 50
 # Line comments per review: more is noise; the rest stay in the summary and follow on later runs.
 COMMENTS_PER_REVIEW = 50
 FINDING_MARK = re.compile(r"<!-- tooldiff:finding fp=([0-9a-f]{8,64}) -->")
+OS_ERROR = re.compile(r"\[Errno -?\d+\] [^'\")]+")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class GitHubError(Exception):
-    """A request failed for good. `status` is the HTTP status (0 when there was no answer)."""
+    """A request failed for good. `status` is the HTTP status (0 when there was no answer).
 
-    def __init__(self, what: str, status: int, message: str) -> None:
-        super().__init__(f"{what}: HTTP {status} {message}".strip())
+    `rate_limited` tells a rate limit from a refusal: both can be a 403.
+    """
+
+    def __init__(self, what: str, status: int, message: str, *, rate_limited: bool = False) -> None:
+        super().__init__(f"{what}: HTTP {status} {message}".strip() if status else f"{what}: {message}")
         self.status = status
+        self.rate_limited = rate_limited
+
+
+def _rate_limited(status: int, headers: dict[str, str], message: str) -> bool:
+    """GitHub's documented signs: a 429, or a 403 with no requests left, a `retry-after` or a rate-limit
+    message (https://docs.github.com/rest/using-the-rest-api/troubleshooting-the-rest-api#rate-limit-errors)."""
+    if status == 429:
+        return True
+    return status == 403 and (headers.get("x-ratelimit-remaining") == "0" or "retry-after" in headers
+                              or "rate limit" in message.lower())
 
 
 def _error(what: str, exc: GithubException) -> GitHubError:
     data = exc.data if isinstance(exc.data, dict) else {}
-    return GitHubError(what, exc.status or 0, str(data.get("message", ""))[:200])
+    message = str(data.get("message", ""))[:200]
+    headers = {k.lower(): v for k, v in (exc.headers or {}).items()}
+    limited = _rate_limited(exc.status or 0, headers, message)
+    reset = headers.get("x-ratelimit-reset", "")
+    if limited and reset.isdigit():
+        message += time.strftime("; the limit resets at %H:%M UTC", time.gmtime(int(reset)))
+    return GitHubError(what, exc.status or 0, message, rate_limited=limited)
+
+
+def _answered(what: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """No answer at all (refused connection, DNS, timeout) becomes a GitHubError with status 0."""
+
+    def wrap(fn: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(fn)
+        def call(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return fn(*args, **kwargs)
+            except OSError as exc:  # requests' ConnectionError and Timeout are OSErrors
+                found = OS_ERROR.search(str(exc))
+                reason = found.group(0) if found else type(exc).__name__
+                raise GitHubError(what, 0, f"the GitHub API could not be reached ({reason})") from exc
+
+        return call
+
+    return wrap
 
 
 def comment_marker(comment_id: str) -> str:
@@ -65,6 +107,8 @@ def make_client(api_url: str, token: str, *, retries: int = 4, backoff: float = 
     """A factory: nothing is created, and nothing is sent, until a publisher needs the API."""
 
     def factory() -> Any:
+        if not token:  # PyGithub would fail an assert; the action checks first, this says why anyway
+            raise GitHubError("signing in", 0, "no token was given")
         retry = CappedRetry(
             max_wait=max_wait, total=retries, backoff_factor=backoff, backoff_max=max_wait,
             secondary_rate_wait=secondary_wait, max_rate_limit_wait=max_wait,
@@ -140,15 +184,20 @@ class Publisher:
             return body
         return self.marker + "\n" + body.replace(self.marker, "")
 
+    @_answered("posting the comment")
     def upsert_comment(self, number: int, body: str, *, recreate: bool = False,
                        allow_create: bool = True) -> CommentResult:
-        """List, then create or edit in place, then tidy extra copies a racing run made (lock-free)."""
+        """List, then create or edit in place, then tidy extra copies a racing run made (lock-free).
+
+        `allow_create=False` posts only in place of an earlier comment: a verdict already on the PR must be
+        brought up to date, but a PR that never touched tools gets none.
+        """
         body = self._with_marker(body)
         ours = self._ours(number)
         removed = 0
         if recreate and ours:
             removed += self._delete(ours)
-            ours = []
+            ours, allow_create = [], True  # the deleted verdict is replaced, whatever the new one says
         if ours:
             keep, extra = ours[0], ours[1:]
             removed += self._delete(extra)
@@ -179,6 +228,7 @@ class Publisher:
         return CommentResult("created", mine.html_url, removed)
 
     # -- inline review comments ----------------------------------------------------------------------
+    @_answered("listing the PR files")
     def pr_lines(self, number: int) -> dict[str, FileLines]:
         try:
             files = self.repo.get_pull(number).get_files()
@@ -194,6 +244,7 @@ class Publisher:
         except GithubException as exc:
             raise _error("listing review comments", exc) from exc
 
+    @_answered("posting the review")
     def post_review(self, number: int, head_sha: str, comments: Sequence[LineComment],
                     summary: str) -> ReviewResult:
         """One COMMENT review with the comments not posted before. A 422 falls back to one by one."""
@@ -231,6 +282,7 @@ class Publisher:
         return result
 
     # -- check run -----------------------------------------------------------------------------------
+    @_answered("creating the check run")
     def check_run(self, head_sha: str, *, name: str, conclusion: str, title: str, summary: str,
                   annotations: Sequence[dict[str, Any]]) -> bool:
         """A completed check run, its annotations sent 50 a request. False when the token may not."""
@@ -244,7 +296,8 @@ class Publisher:
             for batch in batches[1:]:
                 run.edit(output={**output, "annotations": batch})
         except GithubException as exc:
-            if exc.status == 403:
+            error = _error("creating the check run", exc)
+            if error.status == 403 and not error.rate_limited:
                 return False
-            raise _error("creating the check run", exc) from exc
+            raise error from exc
         return True

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -13,13 +15,24 @@ from prscenario import TOKEN, PullRequest, dispatch_event, environment, fixed_he
 from tooldiff import action
 from tooldiff.github import comment_marker, make_client
 
+FIX = Path(__file__).parents[1] / "fixtures" / "github"
+
 
 def run(fake: FakeGitHub, tmp_path: Path, event: str, event_path: Path, workspace: Path, sha: str,
-        **inputs: str) -> int:
+        api: str | None = None, client: bool = True, **inputs: str) -> int:
+    """`client=False` lets the action build its own client from the settings, as in production."""
     files = tmp_path / "files"
     files.mkdir(exist_ok=True)
-    env = environment(event, fake.base, str(workspace), str(event_path), str(files), sha, **inputs)
-    return action.main([], env, make_client(fake.base, TOKEN, retries=1, backoff=0))
+    api = api or fake.base
+    env = environment(event, api, str(workspace), str(event_path), str(files), sha, **inputs)
+    factory = make_client(api, TOKEN, retries=1, backoff=0, secondary_wait=0, max_wait=1)
+    return action.main([], env, factory if client else None)
+
+
+def closed_port() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{s.getsockname()[1]}"
 
 
 def test_pr_comment_then_edit_after_the_fix(fake: FakeGitHub, tmp_path: Path,
@@ -100,3 +113,141 @@ def test_pull_request_target_audit_uses_the_base_config_and_baseline(fake: FakeG
     # Under `pull_request` the same files are the repository's own: they apply.
     assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
                mode="audit", comment="off", **{"json-file": "third.json"}) == 0
+
+
+@pytest.mark.parametrize("mode", ["update", "recreate"])
+def test_a_push_that_drops_the_tool_changes_leaves_a_current_comment(fake: FakeGitHub, tmp_path: Path,
+                                                                     mode: str) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, comment=mode)
+    [first] = [dict(c) for c in fake.bot_comments(2)]
+    pr.push({"tools.json": helpdesk("base"), "README.md": "# helpdesk, tools unchanged\n"})
+    assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               comment=mode) == 0
+    [now] = fake.bot_comments(2)
+    assert "touches no tool definitions" in now["body"] and (now["id"] == first["id"]) == (mode == "update")
+
+
+def test_closing_a_pull_request_posts_nothing_and_passes(fake: FakeGitHub, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})  # new findings that would fail the job at fail-on: warning
+    event = json.loads((FIX / "pull_request.closed.payload.json").read_text())
+    event["pull_request"]["head"]["sha"], event["pull_request"]["base"]["sha"] = pr.head, pr.base
+    path = pr.event_dir / "closed.json"
+    path.write_text(json.dumps(event))
+    assert run(fake, tmp_path, "pull_request", path, pr.repo, pr.head) == 0
+    assert fake.requests == [] and "closed" in capsys.readouterr().out
+
+
+def test_merge_group_with_mode_audit_audits_the_group_head(fake: FakeGitHub, tmp_path: Path) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    path = pr.event_dir / "merge_group.json"
+    path.write_text(json.dumps({"action": "checks_requested",
+                                "merge_group": {"head_sha": pr.head, "base_sha": pr.base}}))
+    assert run(fake, tmp_path, "merge_group", path, pr.repo, pr.head, mode="audit") == 1
+    report = json.loads((pr.repo / "tooldiff-report.json").read_text())
+    assert report["mode"] == "audit" and report["findings"] and fake.requests == []
+
+
+def test_mode_diff_without_a_base_says_an_audit_ran(fake: FakeGitHub, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head, mode="diff")
+    assert "::notice::`mode: diff` was asked" in capsys.readouterr().out
+    assert "an audit" in (tmp_path / "files" / "summary.md").read_text()
+    assert (pr.repo / "tooldiff.sarif").is_file()
+
+
+def test_no_token_still_writes_the_summary_and_outputs(fake: FakeGitHub, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, client=False,
+               github_token="", check_run="true")
+    assert code == 1 and fake.requests == []  # the warning-level overlap reaches fail-on: warning
+    assert "::warning::Nothing was posted to GitHub" in capsys.readouterr().out
+    assert "no token was given" in (tmp_path / "files" / "summary.md").read_text()
+    assert "find_document" in (tmp_path / "files" / "output").read_text()
+
+
+def test_an_unreachable_api_fails_the_job_after_writing_the_summary(
+        fake: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               api=closed_port(), fail_on="never", check_run="true")
+    assert code == 1  # like a 5xx that outlasts the retries: the PR's comment may now be stale
+    out = capsys.readouterr().out
+    assert "::error::tooldiff: Posting to GitHub failed (PR comment)" in out and "could not be reached" in out
+    assert "Not tried for the same reason: the check run." in out  # it would meet the same wall
+    assert "could not be reached" in (tmp_path / "files" / "summary.md").read_text()
+    assert "new-findings<<" in (tmp_path / "files" / "output").read_text()
+
+
+def test_a_refused_comment_does_not_stop_the_check_run(fake: FakeGitHub, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A token with `checks: write` but not `pull-requests: write`."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    fake.fail("POST", r"/issues/2/comments$", 403, body={"message": "Resource not accessible by integration"})
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               check_run="true")
+    [check] = fake.check_runs.values()
+    assert code == 1 and check["conclusion"] == "failure" and fake.bot_comments(2) == []
+    assert "::notice::No PR comment was posted: GitHub refused it" in capsys.readouterr().out
+
+
+def test_a_refused_review_is_named_as_the_review(fake: FakeGitHub, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    fake.fail("POST", r"/pulls/2/reviews$", 403, body={"message": "Resource not accessible by integration"})
+    run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, review_comments="true")
+    out = capsys.readouterr().out
+    assert len(fake.bot_comments(2)) == 1 and "::notice::No review was posted: GitHub refused it" in out
+    assert "No PR comment was posted" not in out
+
+
+def test_a_primary_rate_limit_is_reported_as_one(fake: FakeGitHub, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    reset = str(int(time.time()) + 3600)  # beyond any wait: PyGithub gives up at once
+    fake.fail("POST", r"/issues/2/comments$", 403, times=5,
+              headers={"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": reset},
+              body={"message": "API rate limit exceeded for installation ID 123.",
+                    "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"})
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               fail_on="never", check_run="true")
+    out = capsys.readouterr().out
+    assert code == 1 and "::error::tooldiff: No PR comment was posted: GitHub's API rate limit" in out
+    assert "the limit resets at" in out and "read-only" not in (tmp_path / "files" / "summary.md").read_text()
+    assert fake.check_runs == {} and "Not tried for the same reason: the check run." in out
+
+
+def test_a_secondary_rate_limit_that_outlasts_the_retries_is_reported_as_one(
+        fake: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    fake.secondary_rate_limit("POST", r"/issues/2/comments$", retry_after=0, times=10)
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, fail_on="never")
+    out = capsys.readouterr().out
+    assert code == 1 and "GitHub's API rate limit was reached" in out and "read-only" not in out
+
+
+def test_host_paths_for_files_are_refused_with_a_hint(fake: FakeGitHub, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """`/tmp/x` and `${{ github.workspace }}/x` are the runner's paths; the container sees neither."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    elsewhere = str(tmp_path / "runner" / "tmp")
+    for inputs in ({"json_file": f"{elsewhere}/report.json"},
+                   {"base_tools": f"{elsewhere}/base-tools.json",
+                    "head_tools": f"{elsewhere}/head-tools.json"}):
+        assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+                   comment="off", **inputs) == 2
+        assert "relative to" in capsys.readouterr().err

@@ -134,7 +134,7 @@ def test_github_down_fails_clearly_but_still_writes_the_summary(
     assert go(fake, tmp_path, monkeypatch, diff_report()) == 1
     assert len(fake.requests) == 3  # bounded: one try, two retries
     assert "Posting to GitHub failed" in summary(tmp_path)
-    assert "::error::tooldiff: GitHub API failure" in capsys.readouterr().out
+    assert "::error::tooldiff: Posting to GitHub failed (PR comment)" in capsys.readouterr().out
 
 
 def test_review_comments_post_once_across_two_runs(

@@ -82,3 +82,37 @@ def test_other_events_are_named_and_skipped() -> None:
 def test_broken_payload_is_a_clear_error() -> None:
     with pytest.raises(SettingsError, match=r"head\.sha"):
         plan_event(settings("pull_request"), {"pull_request": {"base": {"sha": "x"}}})
+
+
+@pytest.mark.parametrize("event", ["pull_request", "pull_request_target"])
+def test_a_closed_pull_request_needs_nothing(event: str) -> None:
+    plan = plan_event(settings(event), payload("pull_request.closed.payload.json"))
+    assert isinstance(plan, str) and "closed" in plan
+
+
+def test_merge_group_honours_mode_audit() -> None:
+    event = {"merge_group": {"base_sha": "a" * 40, "head_sha": "b" * 40}}
+    plan = plan_event(settings("merge_group", mode="audit"), event)
+    assert isinstance(plan, Plan) and (plan.kind, plan.head, plan.note) == ("audit", "b" * 40, None)
+
+
+@pytest.mark.parametrize(
+    ("event", "data", "why"),
+    [
+        ("workflow_dispatch", payload("workflow_dispatch.payload.json"), "workflow_dispatch"),
+        ("schedule", {}, "schedule"),
+        ("push", {"before": "0" * 40, "after": "d" * 40}, "created"),
+        ("push", {"after": "d" * 40}, "before"),
+    ],
+)
+def test_mode_diff_that_cannot_be_honoured_says_an_audit_ran(event: str, data: dict[str, Any],
+                                                             why: str) -> None:
+    plan = plan_event(settings(event, mode="diff"), data)
+    assert isinstance(plan, Plan) and plan.kind == "audit" and plan.note
+    assert "mode: diff" in plan.note and "audit" in plan.note and why in plan.note
+
+
+def test_push_with_a_before_commit_honours_mode_diff() -> None:
+    plan = plan_event(settings("push", mode="diff"), {"before": "a" * 40, "after": "d" * 40})
+    assert isinstance(plan, Plan) and (plan.kind, plan.base, plan.head, plan.note) == (
+        "diff", "a" * 40, "d" * 40, None)

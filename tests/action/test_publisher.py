@@ -216,6 +216,15 @@ def test_check_run_403_is_skipped(fake: FakeGitHub) -> None:
     )
 
 
+def test_check_run_rate_limited_403_is_an_error_not_a_missing_permission(fake: FakeGitHub) -> None:
+    fake.fail("POST", r"/check-runs$", 403, times=10, headers={"X-RateLimit-Remaining": "0"},
+              body={"message": "API rate limit exceeded for installation ID 1."})
+    with pytest.raises(GitHubError) as err:
+        publisher(fake).check_run("a" * 40, name="tooldiff", conclusion="success", title="t", summary="s",
+                                  annotations=[])
+    assert err.value.status == 403 and err.value.rate_limited
+
+
 def test_no_secret_in_logs(
     fake: FakeGitHub, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
 ) -> None:
