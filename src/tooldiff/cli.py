@@ -206,16 +206,21 @@ def _diff(args: argparse.Namespace) -> int:
         if len(args.paths) != 2:
             print("tooldiff: give --base REF, or two paths: BASE_PATH HEAD_PATH", file=sys.stderr)
             return 2
-        report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]),
+        from tooldiff.check import find_config
+        from tooldiff.sources import WorktreeSource
+
+        # Outside git the named config is a file here, as for `check --config`; else each side's own.
+        config = find_config(WorktreeSource(Path.cwd()), args.config) if args.config else None
+        report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]), config,
                                         token_methods=_token_methods(args))
     elif args.worktree and args.base == "HEAD" and not _has_commits(Path.cwd()):
         # The first commit (the pre-commit hook's case): nothing to compare with, so every finding is new.
         from tooldiff.check import check_paths
 
-        report = check_paths(args.paths, token_methods=_token_methods(args))
+        report = check_paths(args.paths, args.config, token_methods=_token_methods(args))
     else:
         report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
-                                  token_methods=_token_methods(args))
+                                  token_methods=_token_methods(args), config_path=args.config)
     _emit(report, args.format, args.output, args.statistics)
     return 1 if failing(report, args.fail_on) else 0
 

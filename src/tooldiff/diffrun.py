@@ -201,11 +201,14 @@ def run_diff(
     merge_base = git.merge_base_fetching(base_sha, head_sha)
     base_src = GitSource(git, merge_base, label=base)
     head_src: FileSource = GitWorktreeSource(git) if worktree else GitSource(git, head_sha, label=head)
+    # Paths and the config file are named relative to `repo` (the command line's folder), read in the trees.
+    prefix = Path(repo).resolve().relative_to(git.root.resolve()).as_posix()
+    rel = [posixpath.normpath(posixpath.join(prefix, p)) for p in paths]
+    if config_path:
+        config_path = posixpath.normpath(posixpath.join(prefix, config_path))
     cfg = load_configs(base_src, head_src, config_from, config_path, targets)
     config = cfg.used
     run = (config_from == "head") if run_commands is None else run_commands
-    prefix = Path(repo).resolve().relative_to(git.root.resolve()).as_posix()
-    rel = [posixpath.normpath(posixpath.join(prefix, p)) for p in paths]
     notes: list[str] = []
     target = None if worktree else head_sha
     b_read: FileSource = base_src
