@@ -235,13 +235,17 @@ def _has_commits(path: Path) -> bool:
 
 
 def _baseline(args: argparse.Namespace) -> int:
-    from tooldiff.baseline import dump_baseline
+    from tooldiff.baseline import dump_baseline, load_baseline, outside
     from tooldiff.check import invocation, run_check
 
     run = invocation(args.paths, args.config)  # the config is read once, and the baseline goes beside it
     report = run_check(run.source, run.config, run.paths, token_methods=("estimate",))
     keep = [f for f in report.findings if f.status in ("new", "baselined")]
     target = run.home / run.config.baseline
-    target.write_text(dump_baseline(keep, args.reason), encoding="utf-8")
-    print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {target}", file=sys.stderr)
+    old = load_baseline(target.read_bytes() if target.is_file() else None, run.config.baseline)
+    # Over some paths only (a subfolder, paths given), the entries this run did not check stay as they are.
+    unchecked = outside(old, run.paths, {ts.id for ts in report.toolsets})
+    target.write_text(dump_baseline(keep, args.reason, unchecked), encoding="utf-8")
+    also = f" (and kept {len(unchecked)} outside the paths checked)" if unchecked else ""
+    print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {target}{also}", file=sys.stderr)
     return 0
