@@ -7,12 +7,21 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tooldiff import __version__
 from tooldiff.model import SEVERITY_RANK, Report
 
+if TYPE_CHECKING:
+    from tooldiff.config import Config
+
 FORMATS = ("text", "json", "markdown", "sarif", "github")
 FAIL_ON = ("error", "warning", "info", "never")
+
+
+def fail_level(args: argparse.Namespace, config: Config) -> str:
+    """`--fail-on` if given, else the config's `fail_on` (default: error)."""
+    return str(args.fail_on or config.fail_on)
 
 
 def failing(report: Report, fail_on: str) -> int:
@@ -50,8 +59,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output", "-o", help="write the report here instead of stdout")
     p.add_argument("--statistics", action="store_true",
                    help="text: one line per rule code with its count of new findings, not every finding")
-    p.add_argument("--fail-on", choices=FAIL_ON, default="error",
-                   help="exit 1 when a new finding reaches this severity (default: error)")
+    p.add_argument("--fail-on", choices=FAIL_ON,
+                   help="exit 1 when a new finding reaches this severity (default: the config's fail_on, "
+                        "else error)")
     p.add_argument("--tokens", choices=("auto", "estimate", "all"), default="auto",
                    help="token counting methods: all available, or the estimate only (default: all when "
                         "the output format shows tokens: json, markdown, github)")
@@ -154,14 +164,15 @@ def _main(args: argparse.Namespace) -> int:
 def _dispatch(args: argparse.Namespace) -> int:
     cmd = args.command
     if cmd == "check":
-        from tooldiff.check import check_paths
+        from tooldiff.check import invocation, run_check
         from tooldiff.progress import Progress, interactive
 
+        run = invocation(args.paths, args.config)
         with Progress(sys.stderr, interactive(sys.stderr)) as progress:
-            report = check_paths(args.paths, args.config, token_methods=_token_methods(args),
-                                 progress=progress.update)
+            report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args),
+                               progress=progress.update)
         _emit(report, args.format, args.output, args.statistics)
-        return 1 if failing(report, args.fail_on) else 0
+        return 1 if failing(report, fail_level(args, run.config)) else 0
     if cmd == "diff":
         return _diff(args)
     if cmd == "describe":
@@ -201,7 +212,9 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def _diff(args: argparse.Namespace) -> int:
     from tooldiff import diffrun
+    from tooldiff.config import Config
 
+    used: list[Config] = [Config.default()]  # the config the run used: its `fail_on` applies
     if args.base is None:
         if len(args.paths) != 2:
             print("tooldiff: give --base REF, or two paths: BASE_PATH HEAD_PATH", file=sys.stderr)
@@ -212,17 +225,20 @@ def _diff(args: argparse.Namespace) -> int:
         # Outside git the named config is a file here, as for `check --config`; else each side's own.
         config = find_config(WorktreeSource(Path.cwd()), args.config) if args.config else None
         report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]), config,
-                                        token_methods=_token_methods(args))
+                                        token_methods=_token_methods(args), on_config=used.append)
     elif args.worktree and args.base == "HEAD" and not _has_commits(Path.cwd()):
         # The first commit (the pre-commit hook's case): nothing to compare with, so every finding is new.
-        from tooldiff.check import check_paths
+        from tooldiff.check import invocation, run_check
 
-        report = check_paths(args.paths, args.config, token_methods=_token_methods(args))
+        run = invocation(args.paths, args.config)
+        used.append(run.config)
+        report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args))
     else:
         report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
-                                  token_methods=_token_methods(args), config_path=args.config)
+                                  token_methods=_token_methods(args), config_path=args.config,
+                                  on_config=used.append)
     _emit(report, args.format, args.output, args.statistics)
-    return 1 if failing(report, args.fail_on) else 0
+    return 1 if failing(report, fail_level(args, used[-1])) else 0
 
 
 def _has_commits(path: Path) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,11 +189,13 @@ def run_diff(
     token_methods: Sequence[str] | None = None,
     config_path: str | None = None,
     targets: Sequence[str] = (),
+    on_config: Callable[[Config], None] | None = None,
 ) -> Report:
     """Diff the merge base of `base` and `head` against `head` (or the work tree with `worktree`).
 
     `run_commands` (code-defined tools) defaults to on under `config_from="head"` only: under
-    `pull_request_target` the head is untrusted code.
+    `pull_request_target` the head is untrusted code. `on_config` hears the config used (the CLI reads
+    its `fail_on`).
     """
     git = GitRepo(repo)
     head_sha = git.resolve(head)
@@ -208,6 +210,8 @@ def run_diff(
         config_path = posixpath.normpath(posixpath.join(prefix, config_path))
     cfg = load_configs(base_src, head_src, config_from, config_path, targets)
     config = cfg.used
+    if on_config:
+        on_config(config)
     run = (config_from == "head") if run_commands is None else run_commands
     notes: list[str] = []
     target = None if worktree else head_sha
@@ -239,8 +243,10 @@ def run_diff(
 
 
 def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = None,
-                   token_methods: Sequence[str] | None = None) -> Report:
-    """Two files or two folders outside git. Two files of different names are one toolset renamed."""
+                   token_methods: Sequence[str] | None = None,
+                   on_config: Callable[[Config], None] | None = None) -> Report:
+    """Two files or two folders outside git. Two files of different names are one toolset renamed.
+    `on_config`: as for `run_diff`."""
     base_path, head_path = Path(base_path), Path(head_path)
     if base_path.is_file() and head_path.is_file():
         b_src: FileSource = _OneFile(base_path)
@@ -251,6 +257,8 @@ def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = Non
     cfg = load_configs(b_src, h_src, "head")
     if config is not None:
         cfg = Configs(config, config, None, "head")
+    if on_config:
+        on_config(cfg.used)
     base_side = _discover(b_src, cfg.used, (), None)
     head_side = _discover(h_src, cfg.used, (), None)
     return diff_sides(base_side, head_side, renames, cfg.used, full=cfg.full_scope,
