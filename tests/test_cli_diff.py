@@ -88,3 +88,44 @@ def test_diff_before_the_first_commit_reads_the_named_config(
     assert "missing-description" not in codes(named[1]) and "intent-overlap" in codes(named[1])
     code, out, err = run(capsys, *argv, "--config", "nope.yml")
     assert (code, out) == (2, "") and "nope.yml" in err
+
+
+def one_tool_files(folder: Path, source: Path) -> None:
+    """The tools of `source`, one file each: one toolset, the folder."""
+    folder.mkdir()
+    for t in json.loads(source.read_text(encoding="utf-8"))["tools"]:
+        (folder / f"{t['name']}.json").write_text(json.dumps(t), encoding="utf-8")
+
+
+@pytest.mark.parametrize("missing", ["base", "head"])
+def test_diff_paths_with_a_missing_path_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, missing: str
+) -> None:
+    (tmp_path / "tools.json").write_bytes(HEAD.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    argv = ("nope.json", "tools.json") if missing == "base" else ("tools.json", "nope")
+    code, out, err = run(capsys, "diff", *argv)
+    assert (code, out) == (2, "") and "nope" in err and "no such file or folder" in err
+
+
+def test_diff_paths_compares_a_file_with_a_folder_of_one_toolset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "base.json").write_bytes(BASE.read_bytes())
+    one_tool_files(tmp_path / "head", HEAD)
+    one_tool_files(tmp_path / "same", BASE)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "diff", "base.json", "head", "--format", "json")
+    doc = json.loads(out)
+    changes = {t["name"]: t["change"] for t in doc["tools"]}
+    assert changes == {"find_document": "added"}, changes  # not every tool removed and added again
+    assert "intent-overlap" in codes(out)
+    # The same tools, split into one-tool files, are no change; either way round.
+    assert run(capsys, "diff", "base.json", "same")[1].startswith("No tool definition changed")
+    assert run(capsys, "diff", "same", "base.json")[1].startswith("No tool definition changed")
+    # A folder of several toolsets has no one toolset to compare the file with.
+    (tmp_path / "two").mkdir()
+    (tmp_path / "two" / "a.json").write_bytes(BASE.read_bytes())
+    (tmp_path / "two" / "b.json").write_bytes(HEAD.read_bytes())
+    code, out, err = run(capsys, "diff", "base.json", "two")
+    assert (code, out) == (2, "") and "2 toolsets" in err

@@ -106,7 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--worktree", action="store_true", help="include uncommitted edits")
     p.add_argument("paths", nargs="*",
                    help="with --base: only these files or folders; without it: two paths, "
-                        "BASE_PATH HEAD_PATH, compared as base and head")
+                        "BASE_PATH HEAD_PATH, compared as base and head (two files, two folders, or a "
+                        "file and a folder of one toolset; a missing path is an error)")
     _common(p)
 
     p = sub.add_parser("baseline", help="accept the current findings: write the baseline file")
@@ -150,10 +151,11 @@ def _main(args: argparse.Namespace) -> int:
     from tooldiff.baseline import BaselineError
     from tooldiff.config import ConfigError
     from tooldiff.gitread import GitError
+    from tooldiff.sources import PathsError
 
     try:
         return _dispatch(args)
-    except (ConfigError, GitError, BaselineError) as exc:
+    except (ConfigError, GitError, BaselineError, PathsError) as exc:
         from tooldiff.render.escape import plain
 
         # One line, no controls: a config key from a PR must not forge a `::command::` line in a CI log.

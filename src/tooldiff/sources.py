@@ -13,6 +13,10 @@ from pathlib import Path
 from typing import Protocol
 
 
+class PathsError(ValueError):
+    """Paths on the command line that cannot be read as asked (`diff` of a missing path): exit 2."""
+
+
 class FileSource(Protocol):
     """A tree of files addressed by repository-relative POSIX paths."""
 
