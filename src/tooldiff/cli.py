@@ -38,10 +38,17 @@ def _emit(report: Report, fmt: str, output: str | None, statistics: bool = False
 
     colour = fmt == "text" and output is None and colour_wanted(sys.stdout)
     text = render(fmt, report, RenderContext(colour=colour, statistics=statistics))
+    text = text if text.endswith("\n") else text + "\n"  # a file gets what stdout shows
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        from tooldiff.sources import PathsError
+
+        try:  # missing folders are made, as ruff's --output-file does
+            Path(output).parent.mkdir(parents=True, exist_ok=True)
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise PathsError(f"cannot write {output}: {exc.strerror or exc}") from None
     else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(text)
 
 
 def _token_methods(args: argparse.Namespace) -> tuple[str, ...] | None:
@@ -56,7 +63,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=FORMATS, default="text",
                    help="text for a terminal, json (report.schema.json), markdown (the PR comment), sarif "
                         "(code scanning), github (workflow annotations); default: text")
-    p.add_argument("--output", "-o", help="write the report here instead of stdout")
+    p.add_argument("--output", "-o", help="write the report here, not to stdout (missing folders are made)")
     p.add_argument("--statistics", action="store_true",
                    help="text: one line per rule code with its count of new findings, not every finding")
     p.add_argument("--fail-on", choices=FAIL_ON,

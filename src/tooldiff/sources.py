@@ -14,7 +14,8 @@ from typing import Protocol
 
 
 class PathsError(ValueError):
-    """Paths on the command line that cannot be read as asked (`diff` of a missing path): exit 2."""
+    """A path on the command line that cannot be used as asked (`diff` of a missing path, an `--output`
+    that cannot be written): a usage error, exit 2."""
 
 
 class FileSource(Protocol):

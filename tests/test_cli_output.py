@@ -1,0 +1,33 @@
+"""`--output`: the report in a file, as stdout would show it, in folders created as needed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tooldiff.cli import main
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "helpdesk" / "head" / "tools.json"
+
+
+def test_output_creates_missing_folders_and_matches_stdout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for fmt in ("text", "json", "sarif"):
+        assert main(["check", str(EXAMPLE), "--format", fmt]) == 0
+        shown = capsys.readouterr().out
+        target = tmp_path / fmt / "deep" / "report.out"
+        assert main(["check", str(EXAMPLE), "--format", fmt, "--output", str(target)]) == 0
+        assert capsys.readouterr().out == ""
+        assert target.read_text(encoding="utf-8") == shown, fmt  # the final newline included
+
+
+def test_output_that_cannot_be_written_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    for target in (tmp_path, tmp_path / "file" / "report.json"):
+        assert main(["check", str(EXAMPLE), "--output", str(target)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("tooldiff: cannot write ") and str(target) in err and "Traceback" not in err
