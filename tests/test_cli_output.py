@@ -31,3 +31,23 @@ def test_output_that_cannot_be_written_is_a_usage_error(
         assert main(["check", str(EXAMPLE), "--output", str(target)]) == 2
         err = capsys.readouterr().err
         assert err.startswith("tooldiff: cannot write ") and str(target) in err and "Traceback" not in err
+
+
+def test_init_from_a_subfolder_writes_at_the_repository_root(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GitHub reads workflows only from the root's .github; check and baseline find the config there."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "agent" / "tools").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "agent" / "tools")
+    assert main(["init"]) == 0
+    assert (tmp_path / ".github" / "workflows" / "tooldiff.yml").is_file()
+    assert (tmp_path / ".tooldiff.yml").is_file()
+    assert sorted(p.name for p in (tmp_path / "agent").rglob("*")) == ["tools"]
+    assert ".tooldiff.yml" in capsys.readouterr().out
+    # Outside any repository: the folder it runs in.
+    outside = tmp_path.parent / f"{tmp_path.name}-plain"
+    outside.mkdir()
+    monkeypatch.chdir(outside)
+    assert main(["init"]) == 0
+    assert (outside / ".tooldiff.yml").is_file()

@@ -51,6 +51,11 @@ def project_root(cwd: Path, explicit: str | None = None) -> Path:
     return cwd
 
 
+def repository_root(cwd: Path) -> Path:
+    """The nearest folder, from `cwd` up, with `.git` (a folder, or a worktree's file); else `cwd`."""
+    return next((f for f in (cwd, *cwd.parents) if (f / ".git").exists()), cwd)
+
+
 def split_root(paths: Sequence[str], cwd: Path) -> tuple[Path, list[str]]:
     """A root that holds every path, and the paths relative to it (paths outside cwd move the root)."""
     resolved = [Path(os.path.normpath(Path(p).absolute())) for p in paths]  # `sub/../x` is `x`

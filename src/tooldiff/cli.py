@@ -128,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("explain", help="print a rule's documentation")
     p.add_argument("code", help="a rule code, as `tooldiff rules` lists them")
 
-    p = sub.add_parser("init", help="write a workflow and a commented .tooldiff.yml")
+    p = sub.add_parser("init", help="write a workflow and a commented .tooldiff.yml at the repository root")
     p.add_argument("--force", action="store_true", help="overwrite files that differ from what init writes")
 
     sub.add_parser("github", help="run as the GitHub Action (reads GITHUB_* and INPUT_*)")
@@ -209,9 +209,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         sys.stdout.write(docs.render_rule_markdown(code))
         return 0
     if cmd == "init":
+        from tooldiff.check import repository_root
         from tooldiff.init import run_init
 
-        return run_init(Path.cwd(), force=args.force)
+        # GitHub reads workflows from the repository root only, and runs are rooted there.
+        root = repository_root(Path.cwd().absolute())
+        if root != Path.cwd().absolute():
+            print(f"tooldiff: writing at the repository root, {root}", file=sys.stderr)
+        return run_init(root, force=args.force)
     if cmd == "github":
         from tooldiff.action import main as action_main
 
