@@ -51,3 +51,23 @@ def test_init_from_a_subfolder_writes_at_the_repository_root(
     monkeypatch.chdir(outside)
     assert main(["init"]) == 0
     assert (outside / ".tooldiff.yml").is_file()
+
+
+def test_github_is_the_job_summary_and_annotations_are_workflow_commands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """As the Action writes them: the summary (Markdown) for $GITHUB_STEP_SUMMARY, annotations for the log."""
+    from tooldiff.cli import build_parser
+
+    assert main(["check", str(EXAMPLE), "--format", "github"]) == 0
+    summary = capsys.readouterr().out
+    assert summary.startswith("## tooldiff check\n") and "::warning" not in summary
+    assert main(["check", str(EXAMPLE), "--format", "annotations"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("::warning file=") and "intent-overlap" in lines[0]
+    # GitHub shows 10 per level: the other 3 infos are one plain log line.
+    assert sum(line.startswith("::notice ") for line in lines) == 10 and len(lines) == 12
+    check = build_parser()._subparsers._group_actions[0].choices["check"]  # type: ignore[union-attr]
+    helps = {a.dest: a.help or "" for a in check._actions}
+    assert "github (the job summary" in helps["format"]
+    assert "annotations (workflow commands" in helps["format"]

@@ -15,7 +15,9 @@ from tooldiff.model import SEVERITY_RANK, Report
 if TYPE_CHECKING:
     from tooldiff.config import Config
 
-FORMATS = ("text", "json", "markdown", "sarif", "github")
+# `github` is the job summary, as the Action writes it to $GITHUB_STEP_SUMMARY; `annotations` are the
+# workflow commands the Action prints to the log.
+FORMATS = ("text", "json", "markdown", "sarif", "github", "annotations")
 FAIL_ON = ("error", "warning", "info", "never")
 
 
@@ -62,7 +64,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any)")
     p.add_argument("--format", choices=FORMATS, default="text",
                    help="text for a terminal, json (report.schema.json), markdown (the PR comment), sarif "
-                        "(code scanning), github (workflow annotations); default: text")
+                        "(code scanning), github (the job summary, Markdown for $GITHUB_STEP_SUMMARY), "
+                        "annotations (workflow commands, ::error file=...:: lines for the job log); "
+                        "default: text")
     p.add_argument("--output", "-o", help="write the report here, not to stdout (missing folders are made)")
     p.add_argument("--statistics", action="store_true",
                    help="text: one line per rule code with its count of new findings, not every finding")
