@@ -109,7 +109,9 @@ def _select(all_files: list[str], config: Config, paths: Sequence[str]) -> tuple
         return list(dict.fromkeys(chosen)), errors
     if config.paths:
         return [f for f in all_files if any(_configured(f, g) for g in config.paths)], []
-    return [f for f in all_files if _is_tool_file(f)], []
+    named = [g for spec in config.toolsets for g in spec.files]  # as `paths` globs: they may name dist/
+    return [f for f in all_files if _is_tool_file(f) or (f.lower().endswith(TOOL_EXTENSIONS) and any(
+        _configured(f, g) for g in named))], []
 
 
 def literal_prefix(pattern: str) -> str:
@@ -132,7 +134,8 @@ def named_paths(config: Config, paths: Sequence[str]) -> list[str]:
     """What the command line or the config names: a source lists these even in folders it skips."""
     if paths:
         return [p.strip().removeprefix("./").rstrip("/") for p in paths]
-    return [prefix for g in config.paths if (prefix := literal_prefix(g))]
+    globs = [*config.paths, *(g for spec in config.toolsets for g in spec.files)]
+    return [prefix for g in globs if (prefix := literal_prefix(g))]
 
 
 def _escapes(path: str, target: str) -> bool:
