@@ -71,3 +71,28 @@ def test_github_is_the_job_summary_and_annotations_are_workflow_commands(
     helps = {a.dest: a.help or "" for a in check._actions}
     assert "github (the job summary" in helps["format"]
     assert "annotations (workflow commands" in helps["format"]
+
+
+def test_a_named_folder_dot_included_reports_files_that_do_not_parse(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A path on the command line always reports; with none, discovery by content skips a file that does not
+    parse and holds no tool keys. `.` is a path named like any other, wherever it is run."""
+    import json
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "broken.json").write_text('{"tools": [', encoding="utf-8")
+    (tmp_path / "x" / "tools.json").write_bytes(EXAMPLE.read_bytes())
+
+    def parse_errors(*argv: str) -> list[str]:
+        main(["check", *argv, "--format", "json"])
+        doc = json.loads(capsys.readouterr().out)
+        return [f["file"] for f in doc["findings"] if f["code"] == "parse-error"]
+
+    monkeypatch.chdir(tmp_path)
+    assert parse_errors() == []
+    assert parse_errors(".") == parse_errors("x") == ["x/broken.json"]
+    monkeypatch.chdir(tmp_path / "x")
+    assert parse_errors() == []
+    assert parse_errors(".") == parse_errors("broken.json") == ["x/broken.json"]

@@ -104,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="analyse tool definitions in files or folders")
     p.add_argument("paths", nargs="*",
                    help="files or folders (default: the repository's tool files, found as the config says or "
-                        "by their content)")
+                        "by their content). A path named here, `.` included, reports every JSON/YAML file "
+                        "under it that does not parse; with none, one that holds no tool keys is skipped")
     _common(p)
 
     p = sub.add_parser("describe", help="one row per tool: tokens, schemaHash, findings")
@@ -183,7 +184,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         run = invocation(args.paths, args.config)
         with Progress(sys.stderr, interactive(sys.stderr)) as progress:
             report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args),
-                               progress=progress.update)
+                               progress=progress.update, named=run.named)
         _emit(report, args.format, args.output, args.statistics)
         return 1 if failing(report, fail_level(args, run.config)) else 0
     if cmd == "diff":
@@ -250,7 +251,8 @@ def _diff(args: argparse.Namespace) -> int:
 
         run = invocation(args.paths, args.config)
         used.append(run.config)
-        report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args))
+        report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args),
+                           named=run.named)
     else:
         report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
                                   token_methods=_token_methods(args), config_path=args.config,
@@ -273,7 +275,7 @@ def _baseline(args: argparse.Namespace) -> int:
     from tooldiff.check import invocation, run_check
 
     run = invocation(args.paths, args.config)  # the config is read once, and the baseline goes beside it
-    report = run_check(run.source, run.config, run.paths, token_methods=("estimate",))
+    report = run_check(run.source, run.config, run.paths, token_methods=("estimate",), named=run.named)
     keep = [f for f in report.findings if f.status in ("new", "baselined")]
     target = run.home / run.config.baseline
     old = load_baseline(target.read_bytes() if target.is_file() else None, run.config.baseline)

@@ -155,9 +155,13 @@ class Selection:
     sizes: dict[str, int] = field(default_factory=dict)  # bytes of each path to read
 
 
-def select(source: FileSource, config: Config, paths: Sequence[str] = ()) -> Selection:
+def select(
+    source: FileSource, config: Config, paths: Sequence[str] = (), named: bool | None = None
+) -> Selection:
+    """`named`: whether the user named paths (None: `paths` says). The command line tells, as a run from a
+    subfolder without paths gets that subfolder as its path, and it is no more named than the root is."""
     candidates, errors = _select(source.list_files(named_paths(config, paths)), config, paths)
-    explicit = bool(paths or config.paths)
+    explicit = (bool(paths) if named is None else named) or bool(config.paths)
     candidates = [f for f in candidates if not any(glob_match(f, g) for g in config.exclude)]
     to_read: list[str] = []
     sizes: dict[str, int] = {}
