@@ -87,6 +87,25 @@ def test_a_skipped_folder_is_read_where_a_path_names_it(repo: Path) -> None:
     assert toolsets([]) == ["snaps/__toolsnaps__", "tools/support.json"]
 
 
+def test_a_toolset_glob_that_names_a_skipped_folder_reads_it(tmp_path: Path) -> None:
+    """As a `paths` glob does: `dist/*.json` names dist outright; `**/*.json` reaches it by wildcard only."""
+    write(tmp_path, "dist/built.json", [tool("built")])
+    write(tmp_path, "dist/node_modules/x/tools.json", [tool("deeper")])
+    write(tmp_path, "src/more.jsonl", json.dumps(tool("typed")).encode() + b"\n")
+    write(tmp_path, "build/other.json", [tool("other")])
+    source = WorktreeSource(tmp_path)
+    text = "toolsets: [{name: agent, files: ['dist/*.json', 'src/*.jsonl']}]\n"
+    config = load_config(".tooldiff.yml", text)
+    found = discover(source, config)
+    assert [(ts.id, sorted(t.name for t in ts.tools)) for ts in found.toolsets] == [
+        ("agent", ["built", "typed"])]
+    wildcard = load_config(".tooldiff.yml", "toolsets:\n  - {name: agent, files: ['**/*.json', 'src/*']}\n")
+    assert [(ts.id, len(ts.tools)) for ts in discover(source, wildcard).toolsets] == [("agent", 1)]
+    deeper = load_config(".tooldiff.yml", "toolsets:\n  - {name: agent, files: ['dist/**/*.json']}\n")
+    names = {ts.id: [t.name for t in ts.tools] for ts in discover(source, deeper).toolsets}
+    assert names == {"agent": ["built"], "src/more.jsonl": ["typed"]}  # dist/node_modules is skipped again
+
+
 def test_a_path_that_names_nothing_says_so_and_how_to_fix_it(tmp_path: Path) -> None:
     from tooldiff.engine import parse_error_findings
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import fnmatch
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from tooldiff.config import Config
 from tooldiff.model import Finding
@@ -15,9 +16,10 @@ BASELINE_VERSION = 1
 
 @dataclass(frozen=True, slots=True)
 class Baseline:
-    """Fingerprint -> the reason it was accepted."""
+    """Fingerprint -> the reason it was accepted; `rows` holds each entry as stored, to write back."""
 
     entries: Mapping[str, str] = field(default_factory=dict)
+    rows: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 class BaselineError(ValueError):
@@ -30,15 +32,34 @@ def load_baseline(data: bytes | None, path: str = ".tooldiff-baseline.json") -> 
     try:
         doc = json.loads(data)
         items = doc["findings"]
-        return Baseline({str(i["fingerprint"]): str(i.get("reason", "")) for i in items})
+        return Baseline({str(i["fingerprint"]): str(i.get("reason", "")) for i in items},
+                        {str(i["fingerprint"]): dict(i) for i in items})
     except (ValueError, KeyError, TypeError) as exc:
         raise BaselineError(f"{path}: not a tooldiff baseline ({exc})") from exc
 
 
-def dump_baseline(findings: Iterable[Finding], reason: str = "accepted when the baseline was written") -> str:
+def outside(baseline: Baseline, paths: Sequence[str], toolsets: Collection[str]) -> list[Mapping[str, Any]]:
+    """The entries a run over `paths` did not check, so a partial `tooldiff baseline` must keep them.
+
+    An entry is checked when its toolset was analysed in the run, or is a file or folder under one of
+    `paths`; an entry that names no toolset cannot be placed and is kept. No paths: the run checked all.
+    (A config toolset only partly under `paths` counts as checked: its id is in `toolsets`.)"""
+    if not paths:
+        return []
+
+    def checked(toolset: str) -> bool:
+        return toolset in toolsets or any(toolset == p or toolset.startswith(p + "/") for p in paths)
+
+    rows = baseline.rows.values()
+    return [row for row in rows if not row.get("toolset") or not checked(str(row["toolset"]))]
+
+
+def dump_baseline(findings: Iterable[Finding], reason: str = "accepted when the baseline was written",
+                  keep: Iterable[Mapping[str, Any]] = ()) -> str:
     """The baseline of `findings`: those already baselined keep the reason they were accepted with (a team
-    may have edited it), the others get `reason`."""
-    rows = {
+    may have edited it), the others get `reason`. `keep`: entries written back as they are (see `outside`)."""
+    rows: dict[str, Mapping[str, Any]] = {str(row["fingerprint"]): row for row in keep}
+    rows |= {
         f.fingerprint: {"fingerprint": f.fingerprint, "code": f.code, "tools": list(f.tools),
                         "toolset": f.toolset,
                         "reason": f.reason if f.status == "baselined" and f.reason else reason}

@@ -51,6 +51,11 @@ def project_root(cwd: Path, explicit: str | None = None) -> Path:
     return cwd
 
 
+def repository_root(cwd: Path) -> Path:
+    """The nearest folder, from `cwd` up, with `.git` (a folder, or a worktree's file); else `cwd`."""
+    return next((f for f in (cwd, *cwd.parents) if (f / ".git").exists()), cwd)
+
+
 def split_root(paths: Sequence[str], cwd: Path) -> tuple[Path, list[str]]:
     """A root that holds every path, and the paths relative to it (paths outside cwd move the root)."""
     resolved = [Path(os.path.normpath(Path(p).absolute())) for p in paths]  # `sub/../x` is `x`
@@ -69,15 +74,17 @@ def run_check(
     token_methods: Sequence[str] | None = ("estimate",),
     progress: Callable[[str], None] | None = None,
     baseline_source: FileSource | None = None,
+    named: bool | None = None,
 ) -> Report:
     """Analyse every toolset. Exact token methods cost more than the rest of a check, and no verdict
     depends on them, so they are counted only when asked for (None: every available method).
     `progress` hears the phase names (the CLI's progress line). The baseline is read from
-    `baseline_source` if given (a trusted ref, when `source` is not), else from `source`."""
+    `baseline_source` if given (a trusted ref, when `source` is not), else from `source`. `named`: see
+    `discover.select`."""
     say = progress or (lambda _: None)
     with gc_paused():  # parsing, analysis and the report allocate a lot and free nothing cyclic
         say("reading tool files")
-        chosen = select(source, config, paths)
+        chosen = select(source, config, paths, named)
         baseline_bytes = (baseline_source or source).read_many([config.baseline]).get(config.baseline)
         baseline = load_baseline(baseline_bytes, config.baseline)
         jobs = workers.jobs_available()
@@ -105,16 +112,18 @@ class Invocation:
     source: WorktreeSource
     paths: list[str]
     config: Config
+    named: bool  # paths were given (`.` too): files under them that do not parse are reported
 
 
 def invocation(paths: Sequence[str], config_path: str | None = None, cwd: Path | None = None) -> Invocation:
     here = (cwd or Path.cwd()).absolute()
+    named = bool(paths)
     home = project_root(here, config_path)
     if home != here:  # a config further up: this folder (or the paths given) inside that root
         paths = [str(here / p) for p in (paths or ["."])]
     root, rel = split_root(paths, home) if paths else (home, [])
     return Invocation(home, WorktreeSource(root), [p for p in rel if p != "."],
-                      find_config(WorktreeSource(home), config_path))
+                      find_config(WorktreeSource(home), config_path), named)
 
 
 def check_paths(
@@ -125,4 +134,5 @@ def check_paths(
     progress: Callable[[str], None] | None = None,
 ) -> Report:
     run = invocation(paths, config_path, cwd)
-    return run_check(run.source, run.config, run.paths, token_methods=token_methods, progress=progress)
+    return run_check(run.source, run.config, run.paths, token_methods=token_methods, progress=progress,
+                     named=run.named)

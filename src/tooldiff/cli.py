@@ -7,12 +7,23 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tooldiff import __version__
 from tooldiff.model import SEVERITY_RANK, Report
 
-FORMATS = ("text", "json", "markdown", "sarif", "github")
+if TYPE_CHECKING:
+    from tooldiff.config import Config
+
+# `github` is the job summary, as the Action writes it to $GITHUB_STEP_SUMMARY; `annotations` are the
+# workflow commands the Action prints to the log.
+FORMATS = ("text", "json", "markdown", "sarif", "github", "annotations")
 FAIL_ON = ("error", "warning", "info", "never")
+
+
+def fail_level(args: argparse.Namespace, config: Config) -> str:
+    """`--fail-on` if given, else the config's `fail_on` (default: error)."""
+    return str(args.fail_on or config.fail_on)
 
 
 def failing(report: Report, fail_on: str) -> int:
@@ -29,10 +40,17 @@ def _emit(report: Report, fmt: str, output: str | None, statistics: bool = False
 
     colour = fmt == "text" and output is None and colour_wanted(sys.stdout)
     text = render(fmt, report, RenderContext(colour=colour, statistics=statistics))
+    text = text if text.endswith("\n") else text + "\n"  # a file gets what stdout shows
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        from tooldiff.sources import PathsError
+
+        try:  # missing folders are made, as ruff's --output-file does
+            Path(output).parent.mkdir(parents=True, exist_ok=True)
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise PathsError(f"cannot write {output}: {exc.strerror or exc}") from None
     else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(text)
 
 
 def _token_methods(args: argparse.Namespace) -> tuple[str, ...] | None:
@@ -46,12 +64,15 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any)")
     p.add_argument("--format", choices=FORMATS, default="text",
                    help="text for a terminal, json (report.schema.json), markdown (the PR comment), sarif "
-                        "(code scanning), github (workflow annotations); default: text")
-    p.add_argument("--output", "-o", help="write the report here instead of stdout")
+                        "(code scanning), github (the job summary, Markdown for $GITHUB_STEP_SUMMARY), "
+                        "annotations (workflow commands, ::error file=...:: lines for the job log); "
+                        "default: text")
+    p.add_argument("--output", "-o", help="write the report here, not to stdout (missing folders are made)")
     p.add_argument("--statistics", action="store_true",
                    help="text: one line per rule code with its count of new findings, not every finding")
-    p.add_argument("--fail-on", choices=FAIL_ON, default="error",
-                   help="exit 1 when a new finding reaches this severity (default: error)")
+    p.add_argument("--fail-on", choices=FAIL_ON,
+                   help="exit 1 when a new finding reaches this severity (default: the config's fail_on, "
+                        "else error)")
     p.add_argument("--tokens", choices=("auto", "estimate", "all"), default="auto",
                    help="token counting methods: all available, or the estimate only (default: all when "
                         "the output format shows tokens: json, markdown, github)")
@@ -83,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="analyse tool definitions in files or folders")
     p.add_argument("paths", nargs="*",
                    help="files or folders (default: the repository's tool files, found as the config says or "
-                        "by their content)")
+                        "by their content). A path named here, `.` included, reports every JSON/YAML file "
+                        "under it that does not parse; with none, one that holds no tool keys is skipped")
     _common(p)
 
     p = sub.add_parser("describe", help="one row per tool: tokens, schemaHash, findings")
@@ -96,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--worktree", action="store_true", help="include uncommitted edits")
     p.add_argument("paths", nargs="*",
                    help="with --base: only these files or folders; without it: two paths, "
-                        "BASE_PATH HEAD_PATH, compared as base and head")
+                        "BASE_PATH HEAD_PATH, compared as base and head (two files, two folders, or a "
+                        "file and a folder of one toolset; a missing path is an error)")
     _common(p)
 
     p = sub.add_parser("baseline", help="accept the current findings: write the baseline file")
@@ -110,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("explain", help="print a rule's documentation")
     p.add_argument("code", help="a rule code, as `tooldiff rules` lists them")
 
-    p = sub.add_parser("init", help="write a workflow and a commented .tooldiff.yml")
+    p = sub.add_parser("init", help="write a workflow and a commented .tooldiff.yml at the repository root")
     p.add_argument("--force", action="store_true", help="overwrite files that differ from what init writes")
 
     sub.add_parser("github", help="run as the GitHub Action (reads GITHUB_* and INPUT_*)")
@@ -140,10 +163,11 @@ def _main(args: argparse.Namespace) -> int:
     from tooldiff.baseline import BaselineError
     from tooldiff.config import ConfigError
     from tooldiff.gitread import GitError
+    from tooldiff.sources import PathsError
 
     try:
         return _dispatch(args)
-    except (ConfigError, GitError, BaselineError) as exc:
+    except (ConfigError, GitError, BaselineError, PathsError) as exc:
         from tooldiff.render.escape import plain
 
         # One line, no controls: a config key from a PR must not forge a `::command::` line in a CI log.
@@ -154,14 +178,15 @@ def _main(args: argparse.Namespace) -> int:
 def _dispatch(args: argparse.Namespace) -> int:
     cmd = args.command
     if cmd == "check":
-        from tooldiff.check import check_paths
+        from tooldiff.check import invocation, run_check
         from tooldiff.progress import Progress, interactive
 
+        run = invocation(args.paths, args.config)
         with Progress(sys.stderr, interactive(sys.stderr)) as progress:
-            report = check_paths(args.paths, args.config, token_methods=_token_methods(args),
-                                 progress=progress.update)
+            report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args),
+                               progress=progress.update, named=run.named)
         _emit(report, args.format, args.output, args.statistics)
-        return 1 if failing(report, args.fail_on) else 0
+        return 1 if failing(report, fail_level(args, run.config)) else 0
     if cmd == "diff":
         return _diff(args)
     if cmd == "describe":
@@ -189,9 +214,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         sys.stdout.write(docs.render_rule_markdown(code))
         return 0
     if cmd == "init":
+        from tooldiff.check import repository_root
         from tooldiff.init import run_init
 
-        return run_init(Path.cwd(), force=args.force)
+        # GitHub reads workflows from the repository root only, and runs are rooted there.
+        root = repository_root(Path.cwd().absolute())
+        if root != Path.cwd().absolute():
+            print(f"tooldiff: writing at the repository root, {root}", file=sys.stderr)
+        return run_init(root, force=args.force)
     if cmd == "github":
         from tooldiff.action import main as action_main
 
@@ -201,23 +231,34 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def _diff(args: argparse.Namespace) -> int:
     from tooldiff import diffrun
+    from tooldiff.config import Config
 
+    used: list[Config] = [Config.default()]  # the config the run used: its `fail_on` applies
     if args.base is None:
         if len(args.paths) != 2:
             print("tooldiff: give --base REF, or two paths: BASE_PATH HEAD_PATH", file=sys.stderr)
             return 2
-        report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]),
-                                        token_methods=_token_methods(args))
+        from tooldiff.check import find_config
+        from tooldiff.sources import WorktreeSource
+
+        # Outside git the named config is a file here, as for `check --config`; else each side's own.
+        config = find_config(WorktreeSource(Path.cwd()), args.config) if args.config else None
+        report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]), config,
+                                        token_methods=_token_methods(args), on_config=used.append)
     elif args.worktree and args.base == "HEAD" and not _has_commits(Path.cwd()):
         # The first commit (the pre-commit hook's case): nothing to compare with, so every finding is new.
-        from tooldiff.check import check_paths
+        from tooldiff.check import invocation, run_check
 
-        report = check_paths(args.paths, token_methods=_token_methods(args))
+        run = invocation(args.paths, args.config)
+        used.append(run.config)
+        report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args),
+                           named=run.named)
     else:
         report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
-                                  token_methods=_token_methods(args))
+                                  token_methods=_token_methods(args), config_path=args.config,
+                                  on_config=used.append)
     _emit(report, args.format, args.output, args.statistics)
-    return 1 if failing(report, args.fail_on) else 0
+    return 1 if failing(report, fail_level(args, used[-1])) else 0
 
 
 def _has_commits(path: Path) -> bool:
@@ -230,13 +271,17 @@ def _has_commits(path: Path) -> bool:
 
 
 def _baseline(args: argparse.Namespace) -> int:
-    from tooldiff.baseline import dump_baseline
+    from tooldiff.baseline import dump_baseline, load_baseline, outside
     from tooldiff.check import invocation, run_check
 
     run = invocation(args.paths, args.config)  # the config is read once, and the baseline goes beside it
-    report = run_check(run.source, run.config, run.paths, token_methods=("estimate",))
+    report = run_check(run.source, run.config, run.paths, token_methods=("estimate",), named=run.named)
     keep = [f for f in report.findings if f.status in ("new", "baselined")]
     target = run.home / run.config.baseline
-    target.write_text(dump_baseline(keep, args.reason), encoding="utf-8")
-    print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {target}", file=sys.stderr)
+    old = load_baseline(target.read_bytes() if target.is_file() else None, run.config.baseline)
+    # Over some paths only (a subfolder, paths given), the entries this run did not check stay as they are.
+    unchecked = outside(old, run.paths, {ts.id for ts in report.toolsets})
+    target.write_text(dump_baseline(keep, args.reason, unchecked), encoding="utf-8")
+    also = f" (and kept {len(unchecked)} outside the paths checked)" if unchecked else ""
+    print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {target}{also}", file=sys.stderr)
     return 0

@@ -176,6 +176,7 @@ def load_config(path: str, text: str) -> Config:
     if errors:
         raise _config_error(path, node, errors[0])
     _check_codes(path, node, data)
+    _check_options(path, node, data)
     _check_targets(path, node, data)
     return _build(path, data)
 
@@ -261,6 +262,27 @@ def _check_codes(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
             where = ["ignores", str(i), "code"]
             message = _unknown(f"rule code {ignore['code']!r}", ignore["code"], [*RULE_CODES, "*"])
             raise ConfigError(path, _line(node, where), ".".join(where), message)
+
+
+def _check_options(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
+    """Each rule option against the rule's `OPTION_SCHEMAS`: a bad value would otherwise crash the rule."""
+    for code, value in data.get("rules", {}).items():
+        options = value.get("options") if isinstance(value, dict) else None
+        if not options:
+            continue
+        import importlib  # only the rules given options: most configs import none here
+
+        module = importlib.import_module(f"tooldiff.rules.{code.replace('-', '_')}")
+        declared: Mapping[str, Any] = getattr(module, "OPTION_SCHEMAS", {})
+        for name, option in options.items():
+            at = ["rules", code, "options", str(name)]
+            if name not in declared:
+                message = _unknown("option", str(name), declared) if declared else f"{code} takes no options"
+                raise ConfigError(path, _line(node, at), ".".join(at), message)
+            errors = jsonschema.Draft202012Validator(declared[name]).iter_errors(option)
+            bad = jsonschema.exceptions.best_match(errors)
+            if bad is not None:
+                raise ConfigError(path, _line(node, at), ".".join(at), bad.message)
 
 
 def known_targets() -> frozenset[str]:

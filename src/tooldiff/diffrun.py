@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +28,7 @@ from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
 from tooldiff.model import ParsedFile, ParseError, Report, Toolset
 from tooldiff.narrow import relevant_files
 from tooldiff.scope import Scope, scopes, widen
-from tooldiff.sources import FileSource, WorktreeSource
+from tooldiff.sources import FileSource, PathsError, WorktreeSource
 
 
 @dataclass(slots=True)
@@ -192,11 +192,13 @@ def run_diff(
     token_methods: Sequence[str] | None = None,
     config_path: str | None = None,
     targets: Sequence[str] = (),
+    on_config: Callable[[Config], None] | None = None,
 ) -> Report:
     """Diff the merge base of `base` and `head` against `head` (or the work tree with `worktree`).
 
     `run_commands` (code-defined tools) defaults to on under `config_from="head"` only: under
-    `pull_request_target` the head is untrusted code.
+    `pull_request_target` the head is untrusted code. `on_config` hears the config used (the CLI reads
+    its `fail_on`).
     """
     git = GitRepo(repo)
     head_sha = git.resolve(head)
@@ -204,11 +206,16 @@ def run_diff(
     merge_base = git.merge_base_fetching(base_sha, head_sha)
     base_src = GitSource(git, merge_base, label=base)
     head_src: FileSource = GitWorktreeSource(git) if worktree else GitSource(git, head_sha, label=head)
-    cfg = load_configs(base_src, head_src, config_from, config_path, targets)
-    config = cfg.used
-    run = (config_from == "head") if run_commands is None else run_commands
+    # Paths and the config file are named relative to `repo` (the command line's folder), read in the trees.
     prefix = Path(repo).resolve().relative_to(git.root.resolve()).as_posix()
     rel = [posixpath.normpath(posixpath.join(prefix, p)) for p in paths]
+    if config_path:
+        config_path = posixpath.normpath(posixpath.join(prefix, config_path))
+    cfg = load_configs(base_src, head_src, config_from, config_path, targets)
+    config = cfg.used
+    if on_config:
+        on_config(config)
+    run = (config_from == "head") if run_commands is None else run_commands
     notes: list[str] = []
     target = None if worktree else head_sha
     b_read: FileSource = base_src
@@ -239,23 +246,43 @@ def run_diff(
 
 
 def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = None,
-                   token_methods: Sequence[str] | None = None) -> Report:
-    """Two files or two folders outside git. Two files of different names are one toolset renamed."""
+                   token_methods: Sequence[str] | None = None,
+                   on_config: Callable[[Config], None] | None = None) -> Report:
+    """Two files or two folders outside git. Two files of different names are one toolset renamed; a file
+    and a folder compare the file with the folder's one toolset. `on_config`: as for `run_diff`."""
     base_path, head_path = Path(base_path), Path(head_path)
-    if base_path.is_file() and head_path.is_file():
-        b_src: FileSource = _OneFile(base_path)
-        h_src: FileSource = _OneFile(head_path)
-        renames = {base_path.name: head_path.name} if base_path.name != head_path.name else {}
-    else:
-        b_src, h_src, renames = WorktreeSource(base_path), WorktreeSource(head_path), {}
+    for path in (base_path, head_path):
+        if not path.exists():
+            raise PathsError(f"{path}: no such file or folder")
+    b_src: FileSource = _OneFile(base_path) if base_path.is_file() else WorktreeSource(base_path)
+    h_src: FileSource = _OneFile(head_path) if head_path.is_file() else WorktreeSource(head_path)
     cfg = load_configs(b_src, h_src, "head")
     if config is not None:
         cfg = Configs(config, config, None, "head")
+    if on_config:
+        on_config(cfg.used)
     base_side = _discover(b_src, cfg.used, (), None)
     head_side = _discover(h_src, cfg.used, (), None)
+    renames: dict[str, str] = {}
+    if base_path.is_file() and head_path.is_file():
+        renames = {base_path.name: head_path.name} if base_path.name != head_path.name else {}
+    elif base_path.is_file() or head_path.is_file():
+        renames = _file_to_folder(base_side, head_side, head_path.is_dir(), head_path if head_path.is_dir()
+                                  else base_path)
     return diff_sides(base_side, head_side, renames, cfg.used, full=cfg.full_scope,
                       base_ref=str(base_path), head_ref=str(head_path),
                       changes=config_changes(b_src, h_src, cfg), token_methods=token_methods)
+
+
+def _file_to_folder(base: Side, head: Side, folder_is_head: bool, folder: Path) -> dict[str, str]:
+    """The renames that match the file's toolset with the folder's, when the folder holds only one."""
+    in_folder = head.toolsets if folder_is_head else base.toolsets
+    if len(in_folder) > 1:
+        raise PathsError(f"{folder} holds {len(in_folder)} toolsets: compare a file with a folder of one "
+                         "toolset, or two folders")
+    if not base.toolsets or not head.toolsets:
+        return {}  # one side has no tools: nothing to match
+    return {base.toolsets[0].id: head.toolsets[0].files[0]}
 
 
 class _OneFile:

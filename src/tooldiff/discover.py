@@ -109,7 +109,9 @@ def _select(all_files: list[str], config: Config, paths: Sequence[str]) -> tuple
         return list(dict.fromkeys(chosen)), errors
     if config.paths:
         return [f for f in all_files if any(_configured(f, g) for g in config.paths)], []
-    return [f for f in all_files if _is_tool_file(f)], []
+    named = [g for spec in config.toolsets for g in spec.files]  # as `paths` globs: they may name dist/
+    return [f for f in all_files if _is_tool_file(f) or (f.lower().endswith(TOOL_EXTENSIONS) and any(
+        _configured(f, g) for g in named))], []
 
 
 def literal_prefix(pattern: str) -> str:
@@ -132,7 +134,8 @@ def named_paths(config: Config, paths: Sequence[str]) -> list[str]:
     """What the command line or the config names: a source lists these even in folders it skips."""
     if paths:
         return [p.strip().removeprefix("./").rstrip("/") for p in paths]
-    return [prefix for g in config.paths if (prefix := literal_prefix(g))]
+    globs = [*config.paths, *(g for spec in config.toolsets for g in spec.files)]
+    return [prefix for g in globs if (prefix := literal_prefix(g))]
 
 
 def _escapes(path: str, target: str) -> bool:
@@ -152,9 +155,13 @@ class Selection:
     sizes: dict[str, int] = field(default_factory=dict)  # bytes of each path to read
 
 
-def select(source: FileSource, config: Config, paths: Sequence[str] = ()) -> Selection:
+def select(
+    source: FileSource, config: Config, paths: Sequence[str] = (), named: bool | None = None
+) -> Selection:
+    """`named`: whether the user named paths (None: `paths` says). The command line tells, as a run from a
+    subfolder without paths gets that subfolder as its path, and it is no more named than the root is."""
     candidates, errors = _select(source.list_files(named_paths(config, paths)), config, paths)
-    explicit = bool(paths or config.paths)
+    explicit = (bool(paths) if named is None else named) or bool(config.paths)
     candidates = [f for f in candidates if not any(glob_match(f, g) for g in config.exclude)]
     to_read: list[str] = []
     sizes: dict[str, int] = {}

@@ -13,6 +13,11 @@ from pathlib import Path
 from typing import Protocol
 
 
+class PathsError(ValueError):
+    """A path on the command line that cannot be used as asked (`diff` of a missing path, an `--output`
+    that cannot be written): a usage error, exit 2."""
+
+
 class FileSource(Protocol):
     """A tree of files addressed by repository-relative POSIX paths."""
 

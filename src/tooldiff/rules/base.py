@@ -17,6 +17,8 @@ Its docstring is the user documentation, with the sections *What it finds*, *Why
 - or, for a tool rule with only a part like that, `check_schema` (that part) and `check_tool` (the rest),
   with `check` yielding both: the engine runs `check_schema` once per distinct schema and `check_tool` per
   tool. `rules.tool_rule_parts` says which is which.
+- optionally `OPTIONS` (name -> default) and `OPTION_SCHEMAS` (name -> JSON Schema of its value), the
+  same names: the config's `rules.<code>.options` are checked against `OPTION_SCHEMAS` when it loads.
 - optionally `applies(ctx) -> bool` (tool rules): False when nothing in the context's targets and options
   lets the rule find anything (a strict-mode rule where no target is strict). The engine asks once per
   target set and leaves the rule out; `check` must then yield nothing anyway, as a test asserts.

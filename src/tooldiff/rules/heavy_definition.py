@@ -36,6 +36,11 @@ CODE = "heavy-definition"
 SEVERITY: Severity = "warning"
 KIND = "tool"
 OPTIONS: dict[str, Any] = {"budget": 500, "chars_per_token": 4}
+# What each option may be (JSON Schema), checked when the config loads.
+OPTION_SCHEMAS: dict[str, dict[str, Any]] = {
+    "budget": {"type": ["integer", "null"], "minimum": 1},
+    "chars_per_token": {"type": "number", "exclusiveMinimum": 0, "maximum": 100},
+}
 
 _PROPS = {
     f"field_{i}": {"type": "string", "description": "A field the report can filter on. " * 3}

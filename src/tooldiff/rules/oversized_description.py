@@ -36,6 +36,11 @@ CODE = "oversized-description"
 SEVERITY: Severity = "warning"
 KIND = "tool"
 OPTIONS: dict[str, Any] = {"tool_max_chars": 1024, "property_max_chars": 512}
+# What each option may be (JSON Schema), checked when the config loads.
+OPTION_SCHEMAS: dict[str, dict[str, Any]] = {
+    "tool_max_chars": {"type": "integer", "minimum": 1},
+    "property_max_chars": {"type": "integer", "minimum": 1},
+}
 
 EXAMPLE = [
     {

@@ -1,0 +1,86 @@
+"""`tooldiff baseline` over part of a repository keeps what it did not check."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tooldiff.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAD = ROOT / "examples" / "helpdesk" / "head" / "tools.json"
+
+
+def entries(root: Path) -> dict[tuple[str, str, tuple[str, ...]], str]:
+    doc = json.loads((root / ".tooldiff-baseline.json").read_text(encoding="utf-8"))
+    return {(e["toolset"], e["code"], tuple(e["tools"])): e["reason"] for e in doc["findings"]}
+
+
+def edit_reasons(root: Path, reason: str) -> None:
+    path = root / ".tooldiff-baseline.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    for entry in doc["findings"]:
+        entry["reason"] = reason
+    path.write_text(json.dumps(doc), encoding="utf-8")
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Two agents, each with the helpdesk tools, baselined from the root with an edited reason."""
+    (tmp_path / ".git").mkdir()
+    for agent in ("a", "b"):
+        (tmp_path / agent).mkdir()
+        (tmp_path / agent / "tools.json").write_bytes(HEAD.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    assert main(["baseline"]) == 0
+    edit_reasons(tmp_path, "kept on purpose")
+    return tmp_path
+
+
+def drop_find_document(path: Path) -> None:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["tools"] = [t for t in doc["tools"] if t["name"] != "find_document"]
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+
+
+@pytest.mark.parametrize("where", ["subfolder", "path"])
+def test_a_partial_baseline_keeps_the_entries_it_did_not_check(
+    repo: Path, where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = entries(repo)
+    assert {k[0] for k in before} == {"a/tools.json", "b/tools.json"}
+    drop_find_document(repo / "a" / "tools.json")  # a's intent-overlap no longer occurs
+    if where == "subfolder":
+        monkeypatch.chdir(repo / "a")
+        assert main(["baseline", "--reason", "new"]) == 0
+    else:
+        assert main(["baseline", "a", "--reason", "new"]) == 0
+    after = entries(repo)
+    # b was not checked: every entry stays, with its edited reason.
+    assert {k: r for k, r in after.items() if k[0] == "b/tools.json"} == {
+        k: r for k, r in before.items() if k[0] == "b/tools.json"}
+    # a was checked: what still occurs keeps its reason, what no longer occurs is gone.
+    in_a = {k: r for k, r in after.items() if k[0] == "a/tools.json"}
+    assert in_a and set(in_a.values()) == {"kept on purpose"}
+    assert not any("find_document" in k[2] for k in in_a)
+
+
+def test_a_full_baseline_still_drops_what_no_longer_occurs(repo: Path) -> None:
+    drop_find_document(repo / "b" / "tools.json")
+    assert main(["baseline"]) == 0
+    after = entries(repo)
+    assert not any("find_document" in k[2] for k in after if k[0] == "b/tools.json")
+    assert any("find_document" in k[2] for k in after if k[0] == "a/tools.json")
+
+
+def test_entries_without_a_toolset_are_kept_by_a_partial_baseline(repo: Path) -> None:
+    """A hand-written (or older) entry that names no toolset cannot be placed: it is never dropped."""
+    path = repo / ".tooldiff-baseline.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["findings"].append({"fingerprint": "0123456789abcdef", "reason": "hand-written"})
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["baseline", "a"]) == 0
+    kept = json.loads(path.read_text(encoding="utf-8"))["findings"]
+    assert {"fingerprint": "0123456789abcdef", "reason": "hand-written"} in kept

@@ -1,0 +1,131 @@
+"""`tooldiff diff` on the command line: the config it reads, the paths it compares."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gitbuild import commit, git, init
+from tooldiff.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = ROOT / "examples" / "helpdesk" / "base" / "tools.json"
+HEAD = ROOT / "examples" / "helpdesk" / "head" / "tools.json"
+NO_MISSING_DESCRIPTION = "rules:\n  missing-description: false\n"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def codes(out: str) -> set[str]:
+    return {f["code"] for f in json.loads(out)["findings"]}
+
+
+def helpdesk_repo(tmp_path: Path) -> Path:
+    """The helpdesk PR as a real repository: base committed, head committed on top."""
+    root = init(tmp_path / "repo")
+    commit(root, {"tools.json": BASE.read_bytes(), "other.yml": NO_MISSING_DESCRIPTION})
+    commit(root, {"tools.json": HEAD.read_bytes()})
+    return root
+
+
+def test_diff_refs_reads_the_named_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = helpdesk_repo(tmp_path)
+    monkeypatch.chdir(root)
+    plain = run(capsys, "diff", "--base", "HEAD~1", "--format", "json")
+    assert plain[0] == 0 and "missing-description" in codes(plain[1])
+    named = run(capsys, "diff", "--base", "HEAD~1", "--format", "json", "--config", "other.yml")
+    assert named[0] == 0 and "missing-description" not in codes(named[1])
+    assert "intent-overlap" in codes(named[1])
+    code, out, err = run(capsys, "diff", "--base", "HEAD~1", "--config", "nope.yml")
+    assert (code, out) == (2, "") and "nope.yml" in err and "not found" in err
+
+
+def test_diff_refs_from_a_subfolder_reads_the_config_relative_to_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As `check --config`: the file is named relative to the folder the command runs in."""
+    root = helpdesk_repo(tmp_path)
+    commit(root, {"sub/strict.yml": NO_MISSING_DESCRIPTION})
+    monkeypatch.chdir(root / "sub")
+    code, out, _ = run(capsys, "diff", "--base", "HEAD~2", "--format", "json", "--config", "strict.yml")
+    assert code == 0 and "missing-description" not in codes(out) and "intent-overlap" in codes(out)
+
+
+def test_diff_paths_reads_the_named_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "base.json").write_bytes(BASE.read_bytes())
+    (tmp_path / "head.json").write_bytes(HEAD.read_bytes())
+    (tmp_path / "other.yml").write_text(NO_MISSING_DESCRIPTION, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    plain = run(capsys, "diff", "base.json", "head.json", "--format", "json")
+    assert "missing-description" in codes(plain[1])
+    named = run(capsys, "diff", "base.json", "head.json", "--format", "json", "--config", "other.yml")
+    assert named[0] == 0 and "missing-description" not in codes(named[1])
+    code, out, err = run(capsys, "diff", "base.json", "head.json", "--config", "nope.yml")
+    assert (code, out) == (2, "") and "nope.yml" in err
+
+
+def test_diff_before_the_first_commit_reads_the_named_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = init(tmp_path / "repo")
+    (root / "tools.json").write_bytes(HEAD.read_bytes())
+    (root / "other.yml").write_text(NO_MISSING_DESCRIPTION, encoding="utf-8")
+    git(root, "add", ".")
+    monkeypatch.chdir(root)
+    argv = ("diff", "--base", "HEAD", "--worktree", "--format", "json")
+    assert "missing-description" in codes(run(capsys, *argv)[1])
+    named = run(capsys, *argv, "--config", "other.yml")
+    assert "missing-description" not in codes(named[1]) and "intent-overlap" in codes(named[1])
+    code, out, err = run(capsys, *argv, "--config", "nope.yml")
+    assert (code, out) == (2, "") and "nope.yml" in err
+
+
+def one_tool_files(folder: Path, source: Path) -> None:
+    """The tools of `source`, one file each: one toolset, the folder."""
+    folder.mkdir()
+    for t in json.loads(source.read_text(encoding="utf-8"))["tools"]:
+        (folder / f"{t['name']}.json").write_text(json.dumps(t), encoding="utf-8")
+
+
+@pytest.mark.parametrize("missing", ["base", "head"])
+def test_diff_paths_with_a_missing_path_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, missing: str
+) -> None:
+    (tmp_path / "tools.json").write_bytes(HEAD.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    argv = ("nope.json", "tools.json") if missing == "base" else ("tools.json", "nope")
+    code, out, err = run(capsys, "diff", *argv)
+    assert (code, out) == (2, "") and "nope" in err and "no such file or folder" in err
+
+
+def test_diff_paths_compares_a_file_with_a_folder_of_one_toolset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "base.json").write_bytes(BASE.read_bytes())
+    one_tool_files(tmp_path / "head", HEAD)
+    one_tool_files(tmp_path / "same", BASE)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "diff", "base.json", "head", "--format", "json")
+    doc = json.loads(out)
+    changes = {t["name"]: t["change"] for t in doc["tools"]}
+    assert changes == {"find_document": "added"}, changes  # not every tool removed and added again
+    assert "intent-overlap" in codes(out)
+    # The same tools, split into one-tool files, are no change; either way round.
+    assert run(capsys, "diff", "base.json", "same")[1].startswith("No tool definition changed")
+    assert run(capsys, "diff", "same", "base.json")[1].startswith("No tool definition changed")
+    # A folder of several toolsets has no one toolset to compare the file with.
+    (tmp_path / "two").mkdir()
+    (tmp_path / "two" / "a.json").write_bytes(BASE.read_bytes())
+    (tmp_path / "two" / "b.json").write_bytes(HEAD.read_bytes())
+    code, out, err = run(capsys, "diff", "base.json", "two")
+    assert (code, out) == (2, "") and "2 toolsets" in err
