@@ -332,3 +332,23 @@ def test_statistics_counts_the_new_findings_per_code(capsys: pytest.CaptureFixtu
     with pytest.raises(SystemExit) as exc:
         main(["check", str(EXAMPLE), "--statistics", "--format", "json"])
     assert exc.value.code == 2
+
+
+def test_skip_non_tool_files_is_for_hooks_that_pass_every_json_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    (tmp_path / "tsconfig.json").write_text('{\n  // a comment\n  "strict": true\n}\n', encoding="utf-8")
+    (tmp_path / "cfn.yaml").write_text("Resources:\n  B:\n    Name: !Ref BucketName\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    files = ("tools.json", "tsconfig.json", "cfn.yaml")
+    code, out, _ = run(capsys, "check", *files, "--format", "json")
+    assert code == 1 and {f["file"] for f in json.loads(out)["findings"] if f["code"] == "parse-error"} == {
+        "tsconfig.json", "cfn.yaml"}
+    code, out, _ = run(capsys, "check", "--skip-non-tool-files", *files, "--format", "json")
+    assert code == 0 and not [f for f in json.loads(out)["findings"] if f["code"] == "parse-error"]
+    # A broken file that looks like tools is still reported.
+    (tmp_path / "broken.json").write_text('{"tools": [{"name": "x", "input_schema": }\n', encoding="utf-8")
+    code, out, _ = run(capsys, "check", "--skip-non-tool-files", *files, "broken.json", "--format", "json")
+    assert code == 1 and [f["file"] for f in json.loads(out)["findings"] if f["code"] == "parse-error"] == [
+        "broken.json"]

@@ -32,7 +32,7 @@ BROKEN = {"tools": [{"name": "lookup", "description": "Look up an order by id.",
 def test_hook_definitions_match_the_cli() -> None:
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     check, new = hooks
-    assert check["id"] == "tooldiff" and check["entry"] == "tooldiff check"
+    assert check["id"] == "tooldiff" and check["entry"] == "tooldiff check --skip-non-tool-files"
     assert check["pass_filenames"] is True and check["language"] == "python"
     # The new-findings hook compares the whole tree with HEAD, so it takes no file names.
     assert new["id"] == "tooldiff-new" and new["entry"] == "tooldiff diff --base HEAD --worktree"
@@ -59,6 +59,9 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     shutil.copy(EXAMPLE, root / "good.json")
     (root / "bad.json").write_text(json.dumps(BROKEN, indent=2), encoding="utf-8")
     (root / "notes.py").write_text("print('not a tool file')\n", encoding="utf-8")
+    # JSON and YAML files that hold no tools, and that a strict parser rejects: common beside tool files.
+    (root / "tsconfig.json").write_text('{\n  // comments are allowed here\n  "strict": true\n}\n', "utf-8")
+    (root / "cfn.yaml").write_text("Resources:\n  Bucket:\n    Name: !Ref BucketName\n", "utf-8")
     git(root, "add", ".")
     env = {**ENV, "PRE_COMMIT_HOME": str(base / "cache"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     env.pop("CI", None)
@@ -77,6 +80,12 @@ def test_clean_tool_file_passes(hook_repo: tuple[Path, dict[str, str]]) -> None:
     out = _run(root, env, "good.json", "notes.py")
     assert out.returncode == 0, out.stdout + out.stderr
     assert "tooldiff" in out.stdout and "Passed" in out.stdout
+
+
+def test_json_and_yaml_files_without_tools_do_not_fail_it(hook_repo: tuple[Path, dict[str, str]]) -> None:
+    root, env = hook_repo
+    out = _run(root, env, "good.json", "tsconfig.json", "cfn.yaml")
+    assert out.returncode == 0, out.stdout + out.stderr
 
 
 def test_broken_tool_file_fails(hook_repo: tuple[Path, dict[str, str]]) -> None:

@@ -106,6 +106,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="files or folders (default: the repository's tool files, found as the config says or "
                         "by their content). A path named here, `.` included, reports every JSON/YAML file "
                         "under it that does not parse; with none, one that holds no tool keys is skipped")
+    p.add_argument("--skip-non-tool-files", action="store_true",
+                   help="skip a named file that holds no tool keys, even when it does not parse, as "
+                        "discovery does (for hooks that pass every changed JSON/YAML file); a broken file "
+                        "that looks like tools is still reported")
     _common(p)
 
     p = sub.add_parser("describe", help="one row per tool: tokens, schemaHash, findings")
@@ -184,7 +188,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         run = invocation(args.paths, args.config)
         with Progress(sys.stderr, interactive(sys.stderr)) as progress:
             report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args),
-                               progress=progress.update, named=run.named)
+                               progress=progress.update, named=run.named and not args.skip_non_tool_files)
         _emit(report, args.format, args.output, args.statistics)
         return 1 if failing(report, fail_level(args, run.config)) else 0
     if cmd == "diff":

@@ -61,5 +61,5 @@ def align(base: Sequence[Toolset], head: Sequence[Toolset]) -> tuple[list[Toolse
 def note(folders: Sequence[str]) -> str:
     # Plain text: notes are escaped for Markdown as untrusted (a folder name is), so no code spans.
     names = ", ".join(f"{f}/" for f in folders)
-    return (f"In {names} a file holds more than one tool at one ref and none does at the other, so the folder "
-            "is not one toolset there; both refs were compared with a toolset per file.")
+    return (f"In {names} a file holds more than one tool at one ref and none does at the other, so the "
+            "folder is not one toolset there; both refs were compared with a toolset per file.")

@@ -17,7 +17,7 @@ Split the tool by task, trim descriptions, move rarely used options into a secon
 
 ## Options
 - `budget` (default 500): estimated tokens above which a tool is reported; null turns the rule off.
-- `chars_per_token` (default 4, from the config's `chars-per-token`): lower it to 3 for dense JSON.
+- `chars_per_token` (default 4, from the config's `chars_per_token`): lower it to 3 for dense JSON.
 
 ## References
 - Seed 002 (warnAboveTokens, charsPerToken)

@@ -16,7 +16,7 @@ Trim or split the toolset, or raise the budget knowingly in `.tooldiff.yml`.
 
 ## Options
 - `budget` (default none): the toolset token budget; the rule is silent without one.
-- `chars_per_token` (default 4, from the config's `chars-per-token`).
+- `chars_per_token` (default 4, from the config's `chars_per_token`).
 
 ## References
 - Seed 002 (estimateInputTokens)
