@@ -288,3 +288,20 @@ def test_a_folder_of_one_tool_files_that_stops_being_one_keeps_its_tools_in_plac
             ("find_document", "mcp/search.json", want)]
         assert any("mcp" in n and "toolset per file" in n for n in report.notes), report.notes
         assert not [f for f in report.findings if f.status == "new" and "find_document" not in f.tools]
+
+
+def test_a_toolset_finding_does_not_follow_its_first_tool(tmp_path: Path) -> None:
+    """too-many-tools is about the toolset: adding a tool at the top keeps it `existing`."""
+    root = init(tmp_path / "repo")
+    tools = [{"type": "function", "function": {"name": f"get_metric_{i:03d}", "description": f"Metric {i}.",
+                                               "parameters": {"type": "object", "properties": {}}}}
+             for i in range(130)]
+    commit(root, {"tools.json": tools}, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    first = {"type": "function", "function": {"name": "add_comment", "description": "Add a comment.",
+                                              "parameters": {"type": "object", "properties": {}}}}
+    commit(root, {"tools.json": [first, *tools]}, "a tool at the top")
+    report = run_diff(root, "main", "pr", token_methods=("estimate",))
+    [finding] = [f for f in report.findings if f.code == "too-many-tools"]
+    assert finding.status == "existing" and finding.tools == ()
+    assert not [f for f in report.resolved if f.code == "too-many-tools"]

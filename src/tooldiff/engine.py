@@ -229,7 +229,9 @@ class Engine:
     def _finding(
         self, code: str, module: ModuleType, problem: Problem, toolset: Toolset, at: Tool, line: int
     ) -> Finding:
-        tool_names = tuple(problem.tools) or (at.name,)
+        # A toolset finding names no tool unless its rule does (duplicate-name): `at` only places it, and its
+        # fingerprint must not change when another tool comes first.
+        tool_names = tuple(problem.tools) or (() if module.KIND == "toolset" else (at.name,))
         return Finding(
             code=code,
             severity=self.config.severity(code) or problem.severity or module.SEVERITY,
