@@ -111,7 +111,12 @@ def test_a_moved_file_keeps_its_toolset(tmp_path: Path) -> None:
     git(root, "mv", "agent/tools.json", "server/helpdesk tools ü.json")
     commit(root, message="move")
     report = run_diff(root, "main", "HEAD")
-    assert report.tools == () and report.findings == () and report.resolved == ()
+    # No tool changed and nothing is new or resolved; the moved toolset was analysed again under its new
+    # path, so its findings are listed as existing.
+    assert report.tools == () and report.resolved == () and report.findings
+    assert {f.status for f in report.findings} == {"existing"}
+    assert {f.file for f in report.findings} == {"server/helpdesk tools ü.json"}
+    assert [(t.id, t.change) for t in report.toolsets] == [("server/helpdesk tools ü.json", "renamed")]
 
 
 def test_moved_and_edited_file_keeps_existing_findings(tmp_path: Path) -> None:
@@ -268,7 +273,8 @@ def test_worktree_move_not_yet_added_is_a_move(tmp_path: Path) -> None:
     (root / "server").mkdir()
     (root / "agent/tools.json").rename(root / "server/tools.json")
     report = run_diff(root, "main", "HEAD", worktree=True)
-    assert report.tools == () and report.findings == () and report.resolved == ()
+    assert report.tools == () and report.resolved == ()
+    assert {(f.status, f.file) for f in report.findings} == {("existing", "server/tools.json")}
 
 
 def test_a_folder_of_one_tool_files_that_stops_being_one_keeps_its_tools_in_place(tmp_path: Path) -> None:
@@ -305,3 +311,36 @@ def test_a_toolset_finding_does_not_follow_its_first_tool(tmp_path: Path) -> Non
     [finding] = [f for f in report.findings if f.code == "too-many-tools"]
     assert finding.status == "existing" and finding.tools == ()
     assert not [f for f in report.resolved if f.code == "too-many-tools"]
+
+
+FORECAST = [{"type": "function", "function": {
+    "name": "get_forecast", "description": "Get the five-day forecast for a city.", "strict": True,
+    "parameters": {"type": "object", "additionalProperties": False, "required": ["city"],
+                   "properties": {"city": {"type": "string", "description": "City"},
+                                  "days": {"type": "integer", "description": "Days"}}}}}]
+
+
+def test_a_file_converted_to_yaml_is_the_same_toolset(tmp_path: Path) -> None:
+    """git sees a JSON file deleted and a YAML file added; the tools say it is one toolset moved."""
+    import yaml
+
+    root = init(tmp_path / "repo")
+    commit(root, {"tools.json": FORECAST}, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    commit(root, {"tools.json": None, "tools.yaml": yaml.safe_dump(FORECAST)}, "to YAML")
+    report = run_diff(root, "main", "pr", token_methods=("estimate",))
+    assert report.tools == () and not [f for f in report.findings if f.status == "new"]
+    assert [f.code for f in report.findings] == ["optional-not-required"]  # still there, not new
+    assert report.resolved == ()
+
+
+def test_a_renamed_file_is_analysed_under_its_new_path(tmp_path: Path) -> None:
+    """Settings keyed by path follow the file's name: a pure rename can change the verdict."""
+    root = init(tmp_path / "repo")
+    commit(root, {"tools.json": FORECAST, ".tooldiff.yml": "toolset_targets:\n  tools.json: [anthropic]\n"})
+    git(root, "checkout", "-q", "-b", "pr")
+    git(root, "mv", "tools.json", "weather.json")
+    commit(root, None, "rename only")
+    report = run_diff(root, "main", "pr", token_methods=("estimate",))
+    assert [(f.code, f.status, f.file) for f in report.findings] == [
+        ("optional-not-required", "new", "weather.json")]

@@ -67,7 +67,9 @@ class TreeDiff:
 
     @property
     def changed(self) -> tuple[ToolsetDiff, ...]:
-        return tuple(d for d in self.toolsets if d.status in ("added", "removed", "modified"))
+        """Toolsets to analyse and report. A renamed one too: settings and baseline entries keyed by its id
+        (a file path) may not hold under the new one."""
+        return tuple(d for d in self.toolsets if d.status in ("added", "removed", "modified", "renamed"))
 
 
 def _parts(a: Tool, b: Tool) -> tuple[str, ...]:
@@ -152,6 +154,34 @@ def match_toolsets(
             target = votes.most_common(1)[0][0] if votes else None
         if target is not None and target not in out.values():
             out[ts.id] = target
+    out.update(_same_tools(base, head, out))
+    return out
+
+
+# A base and a head toolset that git did not pair (a file rewritten as YAML, moved and reformatted) are one
+# toolset when this share of their tool names is common to both.
+SAME_TOOLS = 0.5
+
+
+def _same_tools(
+    base: Sequence[Toolset], head: Sequence[Toolset], matched: Mapping[str, str]
+) -> dict[str, str]:
+    """Base id -> head id for the toolsets left unmatched on both sides whose tools are mostly the same."""
+    taken = set(matched.values())
+    olds = [ts for ts in base if ts.id not in matched]
+    news = [ts for ts in head if ts.id not in taken and ts.id not in {b.id for b in base}]
+    scored = []
+    for b in olds:
+        b_names = {t.name for t in b.tools}
+        for h in news:
+            h_names = {t.name for t in h.tools}
+            share = len(b_names & h_names) / len(b_names | h_names) if b_names | h_names else 0.0
+            if share >= SAME_TOOLS:
+                scored.append((-share, b.id, h.id))
+    out: dict[str, str] = {}
+    for _, b_id, h_id in sorted(scored):
+        if b_id not in out and h_id not in out.values():
+            out[b_id] = h_id
     return out
 
 

@@ -52,7 +52,9 @@ def scopes(diff: TreeDiff, *, full: bool = False) -> tuple[Scope, Scope]:
     base_sets: set[str] = set()
     head_sets: set[str] = set()
     for d in diff.changed:
-        names = {t.name for c in d.changes for t in (c.base, c.head) if t is not None}
+        # A renamed toolset is analysed whole: what applies to it may depend on its id.
+        changes = d.tools if d.status == "renamed" else d.changes
+        names = {t.name for c in changes for t in (c.base, c.head) if t is not None}
         if d.base_id is not None:
             base_sets.add(d.base_id)
             base.update((d.base_id, n) for n in names)
