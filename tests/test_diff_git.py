@@ -344,3 +344,18 @@ def test_a_renamed_file_is_analysed_under_its_new_path(tmp_path: Path) -> None:
     report = run_diff(root, "main", "pr", token_methods=("estimate",))
     assert [(f.code, f.status, f.file) for f in report.findings] == [
         ("optional-not-required", "new", "weather.json")]
+
+
+def test_a_rename_that_strands_baseline_entries_says_so(tmp_path: Path) -> None:
+    root = init(tmp_path / "repo")
+    commit(root, {"tools.json": FORECAST}, "base")
+    from tooldiff.check import check_paths
+
+    accepted = [{"fingerprint": f.fingerprint, "reason": "known"} for f in check_paths([], cwd=root).findings]
+    commit(root, {".tooldiff-baseline.json": json.dumps({"version": 1, "findings": accepted})}, "baseline")
+    git(root, "checkout", "-q", "-b", "pr")
+    git(root, "mv", "tools.json", "weather.json")
+    commit(root, None, "rename")
+    report = run_diff(root, "main", "pr", token_methods=("estimate",))
+    assert [(f.status, f.file) for f in report.findings] == [("existing", "weather.json")]
+    assert any("1 finding accepted in .tooldiff-baseline.json moved" in n for n in report.notes), report.notes

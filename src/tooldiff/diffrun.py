@@ -25,7 +25,7 @@ from tooldiff.diffreport import compare, tool_report, toolset_report, translate
 from tooldiff.discover import discover
 from tooldiff.engine import Analysis, analyse
 from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
-from tooldiff.model import ParsedFile, ParseError, Report, Toolset
+from tooldiff.model import Finding, ParsedFile, ParseError, Report, Toolset
 from tooldiff.narrow import relevant_files
 from tooldiff.scope import Scope, scopes, widen
 from tooldiff.sources import FileSource, PathsError, WorktreeSource
@@ -147,10 +147,16 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
                      token_methods=token_methods)
     a_head = analyse(head_sets, config, head.files, scope=head_scope, parse_errors=head.errors,
                      token_methods=token_methods)
-    marked, resolved = compare(translate(a_base.findings, tree, renames), a_head.findings)
+    moved = translate(a_base.findings, tree, renames)
+    marked, resolved = compare(moved, a_head.findings)
     trusted = head.source if baseline_from == "head" else base.source
     baseline = load_baseline(trusted.read_many([config.baseline]).get(config.baseline), config.baseline)
     findings = apply_status(marked, baseline, config)
+    stale = _stale_entries(a_base.findings, moved, {f.fingerprint for f in marked}, baseline.entries)
+    if stale:
+        notes = (*notes, f"{stale} finding{'s' * (stale != 1)} accepted in {config.baseline} moved with a "
+                 "renamed toolset or tool, so the baseline no longer names them: run `tooldiff baseline` in "
+                 "this PR to carry them over.")
     return Report(
         mode="diff",
         toolsets=tuple(toolset_report(d, a_base, a_head, config.toolset_budget(d.id)) for d in tree.changed),
@@ -164,6 +170,14 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
         head_ref=head_ref,
         config_changes=tuple(changes),
     )
+
+
+def _stale_entries(base: Sequence[Finding], moved: Sequence[Finding], head: set[str],
+                   accepted: Mapping[str, str]) -> int:
+    """Baselined base findings still there at head under a new fingerprint the baseline lacks."""
+    return sum(1 for b, m in zip(base, moved, strict=True)
+               if b.fingerprint in accepted and m.fingerprint != b.fingerprint and m.fingerprint in head
+               and m.fingerprint not in accepted)
 
 
 def _stats(tree: TreeDiff, base: Analysis, head: Analysis, scope: Scope) -> dict[str, int]:
