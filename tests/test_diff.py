@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from tooldiff.diff import diff_tools, diff_toolsets
@@ -116,3 +117,20 @@ def test_a_duplicate_name_added_puts_the_unchanged_twin_in_scope_at_base() -> No
     b, h = scopes(d)
     assert b.in_scope_tool("s", "list_issues") and h.in_scope_tool("s", "list_issues")
     assert not b.in_scope_tool("s", "other")
+
+
+def test_a_same_named_variant_added_before_the_original_is_the_added_one() -> None:
+    original = t("escalate_ticket", "Escalate a ticket to a human agent.")
+    variant = t("escalate_ticket", "Escalate a ticket to the on-call engineer as a P1 incident.")
+    changes = diff_tools([original], [variant, original])
+    got = sorted((c.change, c.base is original, c.head is variant) for c in changes)
+    assert got == [("added", False, True), ("unchanged", True, False)]
+
+
+def test_a_renamed_tool_reports_its_other_changed_parts() -> None:
+    text = "Delete one file from the workspace."
+    old = replace(t("delete_file", text), annotations={"readOnlyHint": True})
+    new = replace(t("remove_file", text), annotations={"destructiveHint": True})
+    [change] = diff_tools([old], [new])
+    assert (change.change, change.previous_name, change.changed_parts) == ("renamed", "delete_file",
+                                                                          ("annotations",))

@@ -109,18 +109,39 @@ def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
     return out
 
 
+def _same_named(pending: dict[str, list[Tool]], head: Sequence[Tool]) -> dict[int, Tool]:
+    """Head index -> its unchanged base tool, for names held by more than one tool on either side (a
+    variant beside the original), taken out of `pending`: the variant is then the one added or modified,
+    wherever it sits."""
+    counts: dict[str, int] = {}
+    for h in head:
+        counts[h.name] = counts.get(h.name, 0) + 1
+    out: dict[int, Tool] = {}
+    for i, h in enumerate(head):
+        olds = pending.get(h.name)
+        if not olds or (counts[h.name] < 2 and len(olds) < 2):
+            continue
+        k = next((j for j, o in enumerate(olds) if not _parts(o, h)), None)
+        if k is not None:
+            out[i] = olds.pop(k)
+    return out
+
+
 def diff_tools(base: Sequence[Tool], head: Sequence[Tool]) -> list[ToolChange]:
     pending: dict[str, list[Tool]] = {}
     for t in base:
         pending.setdefault(t.name, []).append(t)
     out: list[ToolChange] = []
     added: list[Tool] = []
-    for h in head:
-        olds = pending.get(h.name)
-        if not olds:
-            added.append(h)
-            continue
-        b = olds.pop(0)
+    paired = _same_named(pending, head)
+    for i, h in enumerate(head):
+        b = paired.get(i)
+        if b is None:
+            olds = pending.get(h.name)
+            if not olds:
+                added.append(h)
+                continue
+            b = olds.pop(0)
         parts = _parts(b, h)
         out.append(ToolChange(name=h.name, change="modified" if parts else "unchanged",
                               changed_parts=parts, base=b, head=h))
@@ -128,7 +149,7 @@ def diff_tools(base: Sequence[Tool], head: Sequence[Tool]) -> list[ToolChange]:
     for b, h in _renames(removed, added):
         removed.remove(b)
         added.remove(h)
-        parts = ("description",) if b.description != h.description else ()
+        parts = _parts(b, h)  # the schema matches (`_renames`); the description, annotations, strict may not
         out.append(ToolChange(name=h.name, change="renamed", changed_parts=parts, base=b, head=h,
                               previous_name=b.name))
     out += [ToolChange(name=t.name, change="removed", base=t) for t in removed]
