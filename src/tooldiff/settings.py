@@ -44,7 +44,7 @@ class Settings:
     paths: tuple[str, ...] = ()
     config: str | None = None
     targets: tuple[str, ...] = ()
-    fail_on: FailOn = "error"
+    fail_on: FailOn | None = None  # None: the config's `fail_on`, else error
     comment: CommentMode = "update"
     comment_id: str = "default"
     review_comments: bool = False
@@ -75,7 +75,7 @@ def _input(env: Mapping[str, str], name: str) -> str:
 
 def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default: str) -> str:
     value = _input(env, name).lower() or default
-    if value not in choices:
+    if value and value not in choices:
         raise SettingsError(f"input {name}: {value!r} is not one of {', '.join(choices)}")
     return value
 
@@ -127,7 +127,7 @@ def from_env(env: Mapping[str, str]) -> Settings:
         paths=_list(_input(env, "paths")),
         config=_optional(env, "config"),
         targets=_list(_input(env, "targets")),
-        fail_on=cast(FailOn, _choice(env, "fail-on", FAIL_ON, "error")),
+        fail_on=cast(FailOn | None, _choice(env, "fail-on", FAIL_ON, "") or None),
         comment=cast(CommentMode, _choice(env, "comment", COMMENT_MODES, "update")),
         comment_id=comment_id,
         review_comments=_bool(env, "review-comments"),

@@ -251,3 +251,22 @@ def test_host_paths_for_files_are_refused_with_a_hint(fake: FakeGitHub, tmp_path
         assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
                    comment="off", **inputs) == 2
         assert "relative to" in capsys.readouterr().err
+
+
+def test_fail_on_comes_from_the_config_the_run_used(fake: FakeGitHub, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty `fail-on` input: the config's `fail_on` decides, the base's under pull_request_target."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head"), ".tooldiff.yml": "fail_on: warning\n"})  # new warnings only
+    event = pr.event_dir / "event.json"
+    assert run(fake, tmp_path, "pull_request", event, pr.repo, pr.head, fail_on="", comment="off") == 1
+    assert "at or above warning" in capsys.readouterr().out
+    # The base has no config: error, which no new finding reaches.
+    assert run(fake, tmp_path, "pull_request_target", event, pr.repo, pr.head, fail_on="",
+               comment="off") == 0
+    assert "at or above error" in capsys.readouterr().out
+    # The input wins over the config.
+    assert run(fake, tmp_path, "pull_request", event, pr.repo, pr.head, fail_on="never", comment="off") == 0
+    # An audit reads it too.
+    code = run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head, fail_on="")
+    assert code == 1
