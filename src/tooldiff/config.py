@@ -107,11 +107,14 @@ class Config:
             return self.toolset_targets[toolset_id]
         return self.targets
 
+    def own_budget(self, toolset_id: str) -> int | None:
+        """The `budget` of the named toolset in `toolsets`, if it sets one."""
+        return next((s.budget for s in self.toolsets if s.name == toolset_id and s.budget is not None), None)
+
     def toolset_budget(self, toolset_id: str) -> int | None:
-        for spec in self.toolsets:
-            if spec.name == toolset_id and spec.budget is not None:
-                return spec.budget
-        return self.budgets.toolset_tokens
+        """The toolset's own budget wins over `budgets.toolset_tokens`."""
+        own = self.own_budget(toolset_id)
+        return self.budgets.toolset_tokens if own is None else own
 
     def rule_enabled(self, code: str) -> bool:
         rule = self.rules.get(code)
