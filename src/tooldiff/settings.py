@@ -94,6 +94,19 @@ def _list(value: str) -> tuple[str, ...]:
     return tuple(p.strip() for p in re.split(r"[\n,]", value) if p.strip())
 
 
+def _targets(env: Mapping[str, str]) -> tuple[str, ...]:
+    """The `targets` input, each name checked as the config's `targets` are: a typo must not lint nothing."""
+    names = _list(_input(env, "targets"))
+    if names:
+        from tooldiff.config import known_targets, unknown
+
+        known = known_targets()
+        for name in names:
+            if name not in known:
+                raise SettingsError(f"input targets: {unknown(f'target {name!r}', name, known)}")
+    return names
+
+
 def _path(env: Mapping[str, str], name: str) -> Path | None:
     value = env.get(name, "").strip()
     return Path(value) if value else None
@@ -126,7 +139,7 @@ def from_env(env: Mapping[str, str]) -> Settings:
         token=_input(env, "github-token") or env.get("GITHUB_TOKEN", ""),
         paths=_list(_input(env, "paths")),
         config=_optional(env, "config"),
-        targets=_list(_input(env, "targets")),
+        targets=_targets(env),
         fail_on=cast(FailOn | None, _choice(env, "fail-on", FAIL_ON, "") or None),
         comment=cast(CommentMode, _choice(env, "comment", COMMENT_MODES, "update")),
         comment_id=comment_id,

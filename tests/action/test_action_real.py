@@ -270,3 +270,18 @@ def test_fail_on_comes_from_the_config_the_run_used(fake: FakeGitHub, tmp_path: 
     # An audit reads it too.
     code = run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head, fail_on="")
     assert code == 1
+
+
+def test_an_unknown_target_input_exits_2_as_the_config_does(fake: FakeGitHub, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    event = pr.event_dir / "event.json"
+    typo = "anthropic, openai-strickt"
+    assert run(fake, tmp_path, "pull_request", event, pr.repo, pr.head, targets=typo) == 2
+    err = capsys.readouterr().err
+    assert "input targets: unknown target 'openai-strickt': did you mean 'openai-strict'?" in err
+    assert fake.requests == []
+    pr.push({".tooldiff.yml": "targets: [openai-strickt]\n"})  # the same typo in the config
+    assert run(fake, tmp_path, "pull_request", event, pr.repo, pr.head) == 2
+    assert "unknown target 'openai-strickt': did you mean 'openai-strict'?" in capsys.readouterr().err
