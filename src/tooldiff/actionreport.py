@@ -50,16 +50,25 @@ def _diff(settings: Settings, plan: Plan, on_config: OnConfig) -> Report:
     from tooldiff import diffrun
 
     assert plan.base is not None and plan.head is not None
+    used: list[Config] = []
+
+    def hear(config: Config) -> None:
+        used.append(config)
+        on_config(config)
+
     report = diffrun.run_diff(settings.workspace, plan.base, plan.head, paths=settings.paths,
                               config_from="head" if plan.trusted_head else "base", run_commands=False,
                               config_path=settings.config or None, targets=tuple(settings.targets),
-                              on_config=on_config)
+                              on_config=hear)
     base_dump, head_dump = _dump(settings, settings.base_tools), _dump(settings, settings.head_tools)
     if base_dump and head_dump:
         report = merge(report, diffrun.run_diff_paths(base_dump, head_dump))
     elif base_dump or head_dump:
         report = dataclasses.replace(report, notes=(
             *report.notes, "Code-defined tools were not compared: give both `base-tools` and `head-tools`."))
+    if used and used[-1].sources and not (base_dump and head_dump):
+        # On every event: the action never runs commands, whoever wrote the config.
+        report = dataclasses.replace(report, notes=(*report.notes, COMMANDS_REFUSED))
     return report
 
 

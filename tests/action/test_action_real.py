@@ -285,3 +285,15 @@ def test_an_unknown_target_input_exits_2_as_the_config_does(fake: FakeGitHub, tm
     pr.push({".tooldiff.yml": "targets: [openai-strickt]\n"})  # the same typo in the config
     assert run(fake, tmp_path, "pull_request", event, pr.repo, pr.head) == 2
     assert "unknown target 'openai-strickt': did you mean 'openai-strict'?" in capsys.readouterr().err
+
+
+def test_configured_commands_are_refused_for_the_true_reason(fake: FakeGitHub, tmp_path: Path) -> None:
+    """Under `pull_request` the head is trusted, yet the action runs no command: it says so and what to do."""
+    pr = PullRequest(tmp_path, fake)
+    marker = tmp_path / "ran"
+    pr.push({"tools.json": helpdesk("head"),
+             ".tooldiff.yml": f"sources:\n  - {{command: \"touch {marker}\", toolset: code}}\n"})
+    run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, comment="off")
+    summary = (tmp_path / "files" / "summary.md").read_text()  # notes are escaped for Markdown
+    assert not marker.exists() and "untrusted head" not in summary
+    assert "sources were not run" in summary and "base-tools" in summary and "head-tools" in summary
