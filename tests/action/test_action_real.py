@@ -297,3 +297,16 @@ def test_configured_commands_are_refused_for_the_true_reason(fake: FakeGitHub, t
     summary = (tmp_path / "files" / "summary.md").read_text()  # notes are escaped for Markdown
     assert not marker.exists() and "untrusted head" not in summary
     assert "sources were not run" in summary and "base-tools" in summary and "head-tools" in summary
+
+
+def test_a_config_input_not_committed_names_the_commit(fake: FakeGitHub, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    (pr.repo / "ci").mkdir()
+    (pr.repo / "ci" / "tooldiff.yml").write_text("fail_on: never\n")  # written by a step, never committed
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               config="ci/tooldiff.yml")
+    err = capsys.readouterr().err
+    assert code == 2 and f"ci/tooldiff.yml: config file not committed at {pr.head}" in err
+    assert "relative to the repository root; commit it" in err
