@@ -84,3 +84,25 @@ def test_entries_without_a_toolset_are_kept_by_a_partial_baseline(repo: Path) ->
     assert main(["baseline", "a"]) == 0
     kept = json.loads(path.read_text(encoding="utf-8"))["findings"]
     assert {"fingerprint": "0123456789abcdef", "reason": "hand-written"} in kept
+
+
+def test_the_baseline_folder_is_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "tools.json").write_bytes(HEAD.read_bytes())
+    (tmp_path / ".tooldiff.yml").write_text("baseline: sub/deeper/bl.json\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["baseline"]) == 0
+    assert json.loads((tmp_path / "sub" / "deeper" / "bl.json").read_text(encoding="utf-8"))["findings"]
+    assert main(["check"]) == 0  # the findings it holds are baselined
+
+
+def test_an_unwritable_baseline_path_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "tools.json").write_bytes(HEAD.read_bytes())
+    (tmp_path / "taken").write_text("a file, not a folder\n", encoding="utf-8")
+    (tmp_path / ".tooldiff.yml").write_text("baseline: taken/bl.json\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["baseline"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tooldiff: cannot write ") and "taken/bl.json" in err and "Traceback" not in err

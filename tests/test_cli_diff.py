@@ -45,7 +45,32 @@ def test_diff_refs_reads_the_named_config(
     assert named[0] == 0 and "missing-description" not in codes(named[1])
     assert "intent-overlap" in codes(named[1])
     code, out, err = run(capsys, "diff", "--base", "HEAD~1", "--config", "nope.yml")
-    assert (code, out) == (2, "") and "nope.yml" in err and "not found" in err
+    assert (code, out) == (2, "") and "nope.yml" in err and "not committed at HEAD" in err
+
+
+def test_a_named_config_that_is_not_committed_says_where_it_looked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = helpdesk_repo(tmp_path)
+    (root / "sub").mkdir()
+    (root / "sub" / "strict.yml").write_text(NO_MISSING_DESCRIPTION, encoding="utf-8")  # on disk only
+    monkeypatch.chdir(root / "sub")
+    code, _, err = run(capsys, "diff", "--base", "HEAD~1", "--config", "strict.yml")
+    head = git(root, "rev-parse", "HEAD")[:12]
+    assert code == 2 and f"sub/strict.yml: config file not committed at HEAD ({head})" in err
+    assert "relative to the repository root; commit it, or use `tooldiff diff --worktree`" in err
+    assert run(capsys, "diff", "--base", "HEAD~1", "--worktree", "--config", "strict.yml")[0] == 0
+
+
+def test_check_names_the_folder_a_config_outside_it_was_not_read_from(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = helpdesk_repo(tmp_path)
+    (root / "sub").mkdir()
+    monkeypatch.chdir(root / "sub")
+    code, _, err = run(capsys, "check", "--config", "../other.yml")  # committed, but outside the run root
+    assert code == 2 and f"config file not found in {root / 'sub'} (a file outside it is not read)" in err
+    assert "name a file inside that folder, relative to it" in err
 
 
 def test_diff_refs_from_a_subfolder_reads_the_config_relative_to_it(

@@ -248,7 +248,7 @@ def test_code_defined_tools_run_in_a_worktree_of_each_ref(repo: Path) -> None:
     assert ("code-tools", "code_find_document", "added") in changed
     assert any("Ran the configured command" in n for n in report.notes)
     untrusted = run_diff(repo, "main", "HEAD", config_from="base")
-    assert any("were not run" in n for n in untrusted.notes)
+    assert any("were not run (untrusted head under pull_request_target)" in n for n in untrusted.notes)
     assert "\n" not in git(repo, "worktree", "list")  # the temporary worktrees are gone
 
 

@@ -51,3 +51,26 @@ def test_action_examples_give_file_inputs_inside_the_workspace() -> None:
     files = [v for s in steps if str(s.get("uses", "")).startswith("tooldiff/tooldiff@")
              for k, v in (s.get("with") or {}).items() if k in names]
     assert files and all(not str(v).startswith(("/", "${{")) for v in files), files
+
+
+def test_each_workflow_asks_for_exactly_the_write_permissions_its_steps_use() -> None:
+    """"The least `permissions:` it needs": a comment or review needs `pull-requests: write`, a check run
+    `checks: write`, SARIF upload `security-events: write`; a workflow that posts nothing asks for none."""
+    blocks = [yaml.safe_load(b) for b in re.findall(r"```yaml\n(.*?)```", README, flags=re.S)]
+    workflows = [b for b in blocks if isinstance(b, dict) and "jobs" in b and "permissions" in b]
+    assert len(workflows) >= 4
+    for workflow in workflows:
+        steps = [s for job in workflow["jobs"].values() for s in job.get("steps", [])]
+        needs = {"contents"}
+        for step in steps:
+            uses, inputs = str(step.get("uses", "")), step.get("with") or {}
+            if uses.startswith("tooldiff/tooldiff@"):
+                audit = inputs.get("mode") == "audit"
+                if (not audit and inputs.get("comment", "update") != "off") or inputs.get("review-comments"):
+                    needs.add("pull-requests")
+                if str(inputs.get("check-run", "false")) == "true":
+                    needs.add("checks")
+            if uses.startswith("github/codeql-action/upload-sarif@"):
+                needs.add("security-events")
+        granted = {k for k, v in workflow["permissions"].items() if v in ("read", "write")}
+        assert granted == needs, (workflow.get("name"), granted, needs)

@@ -9,18 +9,22 @@ a closed PR; `merge_group` diffs `base_sha` against `head_sha` without a comment
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from tooldiff import actionout, actionpost, gha
 from tooldiff.eventplan import Plan, plan_event
 from tooldiff.github import Publisher, make_client
 from tooldiff.model import Report
-from tooldiff.settings import Settings, SettingsError, from_env
+from tooldiff.settings import FailOn, Settings, SettingsError, from_env
+
+if TYPE_CHECKING:
+    from tooldiff.config import Config
 
 
 def _say(message: str) -> None:
@@ -69,13 +73,17 @@ def run(settings: Settings, event: Mapping[str, Any],
     if isinstance(plan, str):
         _say(f"tooldiff: {plan}; nothing to do.")
         return 0
-    report = analyse_plan(settings, plan)
+    used: list[Config] = []
+    report = analyse_plan(settings, plan, used.append)
+    # The input wins; else the config the run used (the base's under pull_request_target), else error.
+    fail_on = settings.fail_on or (used[-1].fail_on if used else "error")
+    settings = dataclasses.replace(settings, fail_on=cast(FailOn, fail_on))
     hint = (f"See the job summary: {settings.server_url}/{settings.repository}/actions/runs/{settings.run_id}"
             if settings.run_id and settings.repository else None)
     ctx = RenderContext(repo_url=settings.repository or None, head_sha=plan.head,
                         comment_id=settings.comment_id, server_url=settings.server_url, full_report_hint=hint)
     report_json, sarif = _write_files(settings, plan, report, ctx)
-    failing = actionout.failing(report, settings.fail_on)
+    failing = actionout.failing(report, fail_on)
     gha.emit(render("annotations", report, ctx).splitlines())
     hard, notes = False, list[str]()
     if plan.note:
@@ -92,7 +100,7 @@ def run(settings: Settings, event: Mapping[str, Any],
     gha.append_summary(settings.summary_path, summary + "".join(f"\n> {n}\n" for n in notes))
     gha.write_outputs(settings.output_path, actionout.outputs(report, report_json=report_json, sarif=sarif))
     _say(f"tooldiff: {plan.kind} of {plan.describe()}: "
-         f"{failing} new finding(s) at or above {settings.fail_on}")
+         f"{failing} new finding(s) at or above {fail_on}")
     return 1 if failing or hard else 0
 
 

@@ -1,10 +1,12 @@
-"""Posting an action run to GitHub: the PR comment, the review and the check run, each on its own.
+"""Posting an action run to GitHub: the PR comment, the review and the check run, in that order.
 
 A token may allow one and not another (`checks: write` without `pull-requests: write`), so one refusal
-never stops the other steps. What decides the exit code: a refusal for want of permission (a fork's
-read-only token), a PR gone or no token at all leave it to the findings, with a notice; GitHub failing for
-good after the retries (5xx, no answer, a rate limit) exits 1, because the PR's verdict comment may now be
-stale and a re-run fixes it.
+never stops the other steps. No answer from the API or a rate limit stops the steps left, and a pull
+request that is gone the review; the note names the steps not tried.
+
+What decides the exit code: a refusal for want of permission (a fork's read-only token), a PR gone or no
+token at all leave it to the findings, with a notice; GitHub failing for good after the retries (5xx, no
+answer, a rate limit) exits 1, because the PR's verdict comment may now be stale and a re-run fixes it.
 """
 
 from __future__ import annotations
@@ -96,8 +98,10 @@ def publish(settings: Settings, plan: Plan, report: Report, body: str, publisher
             hard = hard or failed
             rest = [s for s, _ in steps[i + 1:]]
             if exc.status == 404:
-                skip.update(PR_STEPS)  # the check run is on a commit, not on the PR
-            elif (exc.status == 0 or exc.rate_limited) and rest:
+                rest = [s for s in rest if s in PR_STEPS]  # the check run is on a commit, not on the PR
+            elif not (exc.status == 0 or exc.rate_limited):
+                rest = []  # a refusal or a lasting 5xx of one step says nothing about the next
+            if rest:
                 skip.update(rest)  # every later request would meet the same wall
                 note += f" Not tried for the same reason: the {' and the '.join(rest)}."
         if note:

@@ -8,8 +8,10 @@ the head is read from git objects only and both refs use the base's config.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 
+from tooldiff.config import Config
 from tooldiff.eventplan import Plan
 from tooldiff.model import Report
 from tooldiff.settings import Settings, SettingsError
@@ -41,23 +43,36 @@ def merge(a: Report, b: Report) -> Report:
         config_changes=a.config_changes + b.config_changes)
 
 
-def _diff(settings: Settings, plan: Plan) -> Report:
+OnConfig = Callable[[Config], None]
+
+
+def _diff(settings: Settings, plan: Plan, on_config: OnConfig) -> Report:
     from tooldiff import diffrun
 
     assert plan.base is not None and plan.head is not None
+    used: list[Config] = []
+
+    def hear(config: Config) -> None:
+        used.append(config)
+        on_config(config)
+
     report = diffrun.run_diff(settings.workspace, plan.base, plan.head, paths=settings.paths,
                               config_from="head" if plan.trusted_head else "base", run_commands=False,
-                              config_path=settings.config or None, targets=tuple(settings.targets))
+                              config_path=settings.config or None, targets=tuple(settings.targets),
+                              on_config=hear)
     base_dump, head_dump = _dump(settings, settings.base_tools), _dump(settings, settings.head_tools)
     if base_dump and head_dump:
         report = merge(report, diffrun.run_diff_paths(base_dump, head_dump))
     elif base_dump or head_dump:
         report = dataclasses.replace(report, notes=(
             *report.notes, "Code-defined tools were not compared: give both `base-tools` and `head-tools`."))
+    if used and used[-1].sources and not (base_dump and head_dump):
+        # On every event: the action never runs commands, whoever wrote the config.
+        report = dataclasses.replace(report, notes=(*report.notes, COMMANDS_REFUSED))
     return report
 
 
-def _audit(settings: Settings, plan: Plan) -> Report:
+def _audit(settings: Settings, plan: Plan, on_config: OnConfig) -> Report:
     from tooldiff.check import find_config, run_check
     from tooldiff.gitread import GitError, GitRepo, GitSource
     from tooldiff.sources import FileSource, WorktreeSource
@@ -79,6 +94,7 @@ def _audit(settings: Settings, plan: Plan) -> Report:
     config = find_config(trusted or source, settings.config)
     if settings.targets and hasattr(config, "targets"):
         config = dataclasses.replace(config, targets=tuple(settings.targets))
+    on_config(config)
     report = run_check(source, config, settings.paths, mode="audit", head_ref=head, baseline_source=trusted)
     head_dump = _dump(settings, settings.head_tools)
     if head_dump:
@@ -89,5 +105,7 @@ def _audit(settings: Settings, plan: Plan) -> Report:
     return report
 
 
-def analyse_plan(settings: Settings, plan: Plan) -> Report:
-    return _diff(settings, plan) if plan.kind == "diff" else _audit(settings, plan)
+def analyse_plan(settings: Settings, plan: Plan, on_config: OnConfig | None = None) -> Report:
+    """`on_config` hears the config the run used (the action reads its `fail_on`)."""
+    hear = on_config or (lambda _: None)
+    return _diff(settings, plan, hear) if plan.kind == "diff" else _audit(settings, plan, hear)

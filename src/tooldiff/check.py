@@ -32,8 +32,24 @@ def find_config(source: FileSource, explicit: str | None = None) -> Config:
         if name in found:
             return load_config(name, found[name].decode("utf-8", errors="replace"))
     if explicit:
-        raise ConfigError(explicit, 0, "", "config file not found")
+        raise _missing(source, explicit)
     return Config.default()
+
+
+def _missing(source: FileSource, name: str) -> ConfigError:
+    """A named config that is not there: where it was looked for, and what to do."""
+    from tooldiff.gitread import GitSource, GitWorktreeSource
+
+    if isinstance(source, WorktreeSource):  # check, describe, baseline: the folder the run is rooted at
+        return ConfigError(name, 0, "", f"config file not found in {source.root} (a file outside it is not "
+                                        "read): name a file inside that folder, relative to it")
+    if isinstance(source, GitWorktreeSource):
+        return ConfigError(name, 0, "", f"config file not found in the work tree at {source.repo.root}")
+    commit = source.commit[:12] if isinstance(source, GitSource) else ""
+    at = source.label if source.label.startswith(commit) else f"{source.label} ({commit})"
+    return ConfigError(name, 0, "", f"config file not committed at {at}: a diff reads it from the commit, "
+                                    "as a path relative to the repository root; commit it, or use "
+                                    "`tooldiff diff --worktree`")
 
 
 def project_root(cwd: Path, explicit: str | None = None) -> Path:

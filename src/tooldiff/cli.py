@@ -42,15 +42,20 @@ def _emit(report: Report, fmt: str, output: str | None, statistics: bool = False
     text = render(fmt, report, RenderContext(colour=colour, statistics=statistics))
     text = text if text.endswith("\n") else text + "\n"  # a file gets what stdout shows
     if output:
-        from tooldiff.sources import PathsError
-
-        try:  # missing folders are made, as ruff's --output-file does
-            Path(output).parent.mkdir(parents=True, exist_ok=True)
-            Path(output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise PathsError(f"cannot write {output}: {exc.strerror or exc}") from None
+        _write(Path(output), text)
     else:
         sys.stdout.write(text)
+
+
+def _write(path: Path, text: str) -> None:
+    """Missing folders are made, as ruff's --output-file does; a path that cannot be written exits 2."""
+    from tooldiff.sources import PathsError
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise PathsError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _token_methods(args: argparse.Namespace) -> tuple[str, ...] | None:
@@ -285,7 +290,7 @@ def _baseline(args: argparse.Namespace) -> int:
     old = load_baseline(target.read_bytes() if target.is_file() else None, run.config.baseline)
     # Over some paths only (a subfolder, paths given), the entries this run did not check stay as they are.
     unchecked = outside(old, run.paths, {ts.id for ts in report.toolsets})
-    target.write_text(dump_baseline(keep, args.reason, unchecked), encoding="utf-8")
+    _write(target, dump_baseline(keep, args.reason, unchecked))
     also = f" (and kept {len(unchecked)} outside the paths checked)" if unchecked else ""
     print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {target}{also}", file=sys.stderr)
     return 0

@@ -107,11 +107,14 @@ class Config:
             return self.toolset_targets[toolset_id]
         return self.targets
 
+    def own_budget(self, toolset_id: str) -> int | None:
+        """The `budget` of the named toolset in `toolsets`, if it sets one."""
+        return next((s.budget for s in self.toolsets if s.name == toolset_id and s.budget is not None), None)
+
     def toolset_budget(self, toolset_id: str) -> int | None:
-        for spec in self.toolsets:
-            if spec.name == toolset_id and spec.budget is not None:
-                return spec.budget
-        return self.budgets.toolset_tokens
+        """The toolset's own budget wins over `budgets.toolset_tokens`."""
+        own = self.own_budget(toolset_id)
+        return self.budgets.toolset_tokens if own is None else own
 
     def rule_enabled(self, code: str) -> bool:
         rule = self.rules.get(code)
@@ -219,7 +222,7 @@ def _line(node: yaml.Node, path: list[str]) -> int:
     return target.start_mark.line + 1 if target is not None else 1
 
 
-def _unknown(what: str, name: str, known: Iterable[str]) -> str:
+def unknown(what: str, name: str, known: Iterable[str]) -> str:
     """`unknown key: did you mean 'rules'? (known: ...)`: the closest known name first, as ruff does."""
     import difflib  # only on this error path: not at every start
 
@@ -238,7 +241,7 @@ def _config_error(path: str, node: yaml.Node, error: jsonschema.ValidationError)
         extra = sorted(k for k in error.instance if k not in allowed)
         if extra and isinstance(error.schema.get("additionalProperties"), bool):
             bad = [*where, str(extra[0])]
-            return ConfigError(path, _line(node, bad), ".".join(bad), _unknown("key", str(extra[0]), allowed))
+            return ConfigError(path, _line(node, bad), ".".join(bad), unknown("key", str(extra[0]), allowed))
     if error.validator == "required":
         return ConfigError(path, _line(node, where), key or "(top level)", error.message)
     if error.validator == "oneOf" and isinstance(error.instance, dict):
@@ -256,11 +259,11 @@ def _check_codes(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
     for code in data.get("rules", {}):
         if code not in RULE_CODES:
             at = ["rules", code]
-            raise ConfigError(path, _line(node, at), f"rules.{code}", _unknown("rule code", code, RULE_CODES))
+            raise ConfigError(path, _line(node, at), f"rules.{code}", unknown("rule code", code, RULE_CODES))
     for i, ignore in enumerate(data.get("ignores", [])):
         if ignore["code"] != "*" and ignore["code"] not in RULE_CODES:
             where = ["ignores", str(i), "code"]
-            message = _unknown(f"rule code {ignore['code']!r}", ignore["code"], [*RULE_CODES, "*"])
+            message = unknown(f"rule code {ignore['code']!r}", ignore["code"], [*RULE_CODES, "*"])
             raise ConfigError(path, _line(node, where), ".".join(where), message)
 
 
@@ -277,7 +280,7 @@ def _check_options(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
         for name, option in options.items():
             at = ["rules", code, "options", str(name)]
             if name not in declared:
-                message = _unknown("option", str(name), declared) if declared else f"{code} takes no options"
+                message = unknown("option", str(name), declared) if declared else f"{code} takes no options"
                 raise ConfigError(path, _line(node, at), ".".join(at), message)
             errors = jsonschema.Draft202012Validator(declared[name]).iter_errors(option)
             bad = jsonschema.exceptions.best_match(errors)
@@ -303,7 +306,7 @@ def _check_targets(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
         for i, name in enumerate(names or ()):
             if name not in known:
                 at = [*where, str(i)]
-                message = _unknown(f"target {name!r}", name, known)
+                message = unknown(f"target {name!r}", name, known)
                 raise ConfigError(path, _line(node, at), ".".join(at), message)
 
 

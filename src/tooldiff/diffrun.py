@@ -250,7 +250,7 @@ def run_diff(
             head_side = _discover(head_src, config, rel, h_dir, h_read, h_known)
     for cmd in dict.fromkeys(base_side.commands_ran + head_side.commands_ran):
         notes.append(f"Ran the configured command `{cmd}` in a temporary worktree of each ref.")
-    if config.sources and not run:
+    if config.sources and not run and run_commands is None:  # a caller that turned them off says why
         notes.append("Configured commands were not run (untrusted head under pull_request_target).")
     renames = git.renames(merge_base, target)
     return diff_sides(base_side, head_side, renames, config, full=cfg.full_scope, notes=notes,

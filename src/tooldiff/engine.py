@@ -208,9 +208,13 @@ class Engine:
         key = (code, tuple(t.name for t in targets), toolset_id)
         ctx = self._contexts.get(key)
         if ctx is None:
+            options = self._options[code]
+            own = self.config.own_budget(toolset_id) if code == "token-budget" else None
+            if own is not None:  # a toolset's own budget wins over the global one
+                options = {**options, "budget": own}
             ctx = self._contexts[key] = Context(
                 targets=targets,
-                options=self._options[code],
+                options=options,
                 tool_settings=self.config.tool_settings,
                 # Not a method of this engine: a context that points back at it would make a cycle, and
                 # with the collector paused an engine (holding its files' text) would outlive its run.

@@ -44,7 +44,7 @@ class Settings:
     paths: tuple[str, ...] = ()
     config: str | None = None
     targets: tuple[str, ...] = ()
-    fail_on: FailOn = "error"
+    fail_on: FailOn | None = None  # None: the config's `fail_on`, else error
     comment: CommentMode = "update"
     comment_id: str = "default"
     review_comments: bool = False
@@ -75,7 +75,7 @@ def _input(env: Mapping[str, str], name: str) -> str:
 
 def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default: str) -> str:
     value = _input(env, name).lower() or default
-    if value not in choices:
+    if value and value not in choices:
         raise SettingsError(f"input {name}: {value!r} is not one of {', '.join(choices)}")
     return value
 
@@ -92,6 +92,19 @@ def _bool(env: Mapping[str, str], name: str) -> bool:
 def _list(value: str) -> tuple[str, ...]:
     """Newline- or comma-separated, as workflow authors write lists in YAML."""
     return tuple(p.strip() for p in re.split(r"[\n,]", value) if p.strip())
+
+
+def _targets(env: Mapping[str, str]) -> tuple[str, ...]:
+    """The `targets` input, each name checked as the config's `targets` are: a typo must not lint nothing."""
+    names = _list(_input(env, "targets"))
+    if names:
+        from tooldiff.config import known_targets, unknown
+
+        known = known_targets()
+        for name in names:
+            if name not in known:
+                raise SettingsError(f"input targets: {unknown(f'target {name!r}', name, known)}")
+    return names
 
 
 def _path(env: Mapping[str, str], name: str) -> Path | None:
@@ -126,8 +139,8 @@ def from_env(env: Mapping[str, str]) -> Settings:
         token=_input(env, "github-token") or env.get("GITHUB_TOKEN", ""),
         paths=_list(_input(env, "paths")),
         config=_optional(env, "config"),
-        targets=_list(_input(env, "targets")),
-        fail_on=cast(FailOn, _choice(env, "fail-on", FAIL_ON, "error")),
+        targets=_targets(env),
+        fail_on=cast(FailOn | None, _choice(env, "fail-on", FAIL_ON, "") or None),
         comment=cast(CommentMode, _choice(env, "comment", COMMENT_MODES, "update")),
         comment_id=comment_id,
         review_comments=_bool(env, "review-comments"),

@@ -251,3 +251,62 @@ def test_host_paths_for_files_are_refused_with_a_hint(fake: FakeGitHub, tmp_path
         assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
                    comment="off", **inputs) == 2
         assert "relative to" in capsys.readouterr().err
+
+
+def test_fail_on_comes_from_the_config_the_run_used(fake: FakeGitHub, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty `fail-on` input: the config's `fail_on` decides, the base's under pull_request_target."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head"), ".tooldiff.yml": "fail_on: warning\n"})  # new warnings only
+    event = pr.event_dir / "event.json"
+    assert run(fake, tmp_path, "pull_request", event, pr.repo, pr.head, fail_on="", comment="off") == 1
+    assert "at or above warning" in capsys.readouterr().out
+    # The base has no config: error, which no new finding reaches.
+    assert run(fake, tmp_path, "pull_request_target", event, pr.repo, pr.head, fail_on="",
+               comment="off") == 0
+    assert "at or above error" in capsys.readouterr().out
+    # The input wins over the config.
+    assert run(fake, tmp_path, "pull_request", event, pr.repo, pr.head, fail_on="never", comment="off") == 0
+    # An audit reads it too.
+    code = run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head, fail_on="")
+    assert code == 1
+
+
+def test_an_unknown_target_input_exits_2_as_the_config_does(fake: FakeGitHub, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    event = pr.event_dir / "event.json"
+    typo = "anthropic, openai-strickt"
+    assert run(fake, tmp_path, "pull_request", event, pr.repo, pr.head, targets=typo) == 2
+    err = capsys.readouterr().err
+    assert "input targets: unknown target 'openai-strickt': did you mean 'openai-strict'?" in err
+    assert fake.requests == []
+    pr.push({".tooldiff.yml": "targets: [openai-strickt]\n"})  # the same typo in the config
+    assert run(fake, tmp_path, "pull_request", event, pr.repo, pr.head) == 2
+    assert "unknown target 'openai-strickt': did you mean 'openai-strict'?" in capsys.readouterr().err
+
+
+def test_configured_commands_are_refused_for_the_true_reason(fake: FakeGitHub, tmp_path: Path) -> None:
+    """Under `pull_request` the head is trusted, yet the action runs no command: it says so and what to do."""
+    pr = PullRequest(tmp_path, fake)
+    marker = tmp_path / "ran"
+    pr.push({"tools.json": helpdesk("head"),
+             ".tooldiff.yml": f"sources:\n  - {{command: \"touch {marker}\", toolset: code}}\n"})
+    run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, comment="off")
+    summary = (tmp_path / "files" / "summary.md").read_text()  # notes are escaped for Markdown
+    assert not marker.exists() and "untrusted head" not in summary
+    assert "sources were not run" in summary and "base-tools" in summary and "head-tools" in summary
+
+
+def test_a_config_input_not_committed_names_the_commit(fake: FakeGitHub, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    (pr.repo / "ci").mkdir()
+    (pr.repo / "ci" / "tooldiff.yml").write_text("fail_on: never\n")  # written by a step, never committed
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               config="ci/tooldiff.yml")
+    err = capsys.readouterr().err
+    assert code == 2 and f"ci/tooldiff.yml: config file not committed at {pr.head}" in err
+    assert "relative to the repository root; commit it" in err

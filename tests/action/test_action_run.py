@@ -48,7 +48,7 @@ def go(
     event: str = "pull_request",
     **inputs: str,
 ) -> int:
-    monkeypatch.setattr(actionreport, "analyse_plan", lambda settings, plan: report)
+    monkeypatch.setattr(actionreport, "analyse_plan", lambda settings, plan, on_config=None: report)
     env = {
         "GITHUB_EVENT_NAME": event,
         "GITHUB_REPOSITORY": fake.repository,
@@ -159,3 +159,13 @@ def test_other_events_exit_0(
 ) -> None:
     assert go(fake, tmp_path, monkeypatch, diff_report(), event="issue_comment") == 0
     assert "not one tooldiff handles" in capsys.readouterr().out and fake.requests == []
+
+
+def test_a_pr_gone_names_the_review_not_tried_and_still_makes_the_check_run(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    del fake.pulls[2]
+    assert go(fake, tmp_path, monkeypatch, diff_report(), review_comments="true", check_run="true") == 0
+    out = capsys.readouterr().out
+    assert "The pull request was not found" in out and "Not tried for the same reason: the review." in out
+    assert fake.reviews == [] and len(fake.check_runs) == 1

@@ -20,7 +20,7 @@ BASE = {
 def test_defaults() -> None:
     s = from_env(BASE)
     assert (s.fail_on, s.comment, s.comment_id, s.mode, s.bot_login) == (
-        "error",
+        None,  # the config's fail_on decides
         "update",
         "default",
         "auto",
@@ -75,6 +75,7 @@ def test_inputs_keep_their_hyphens_and_enterprise_urls() -> None:
         ("INPUT_COMMENT-ID", "x --> <b>", "comment-id"),
         ("GITHUB_REPOSITORY", "not a repo", "GITHUB_REPOSITORY"),
         ("GITHUB_API_URL", "ftp://x", "GITHUB_API_URL"),
+        ("INPUT_TARGETS", "openai, openai-strickt", "targets: unknown target 'openai-strickt': did you mean"),
     ],
 )
 def test_bad_values_are_named(key: str, value: str, named: str) -> None:

@@ -1,8 +1,9 @@
 """A toolset whose estimated token cost is over the configured toolset budget.
 
 ## What it finds
-A toolset whose seed-002 estimate (the sum of its tools' estimates) is above the `budget` option (the
-config's toolset token budget). Silent when no budget is set.
+A toolset whose seed-002 estimate (the sum of its tools' estimates) is above its budget: the toolset's own
+`budget` in the config's `toolsets`, else the `budget` option (the config's `budgets.toolset_tokens`).
+Silent when no budget is set.
 
 ## Why it matters
 Every tool in a toolset is sent on every request. A budget makes growth a reviewed decision instead of a
@@ -15,7 +16,8 @@ A toolset of 60 tools estimated at 24,000 tokens with a budget of 15,000.
 Trim or split the toolset, or raise the budget knowingly in `.tooldiff.yml`.
 
 ## Options
-- `budget` (default none): the toolset token budget; the rule is silent without one.
+- `budget` (default none): the toolset token budget; the rule is silent without one. A toolset's own
+  `budget` (`toolsets: [{name, files, budget}]`) wins over it.
 - `chars_per_token` (default 4, from the config's `chars_per_token`).
 
 ## References
