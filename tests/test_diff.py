@@ -48,7 +48,7 @@ def test_added_removed_modified() -> None:
 
 def test_annotations_and_strict_are_changes() -> None:
     got = changes([t("a"), t("b")], [t("a", annotations={"destructiveHint": True}), t("b", strict=True)])
-    assert got == {"a": ("modified", ("annotations",)), "b": ("modified", ("schema",))}
+    assert got == {"a": ("modified", ("annotations",)), "b": ("modified", ("strict",))}
 
 
 def test_rename_needs_same_schema_and_close_description() -> None:
@@ -134,3 +134,9 @@ def test_a_renamed_tool_reports_its_other_changed_parts() -> None:
     [change] = diff_tools([old], [new])
     assert (change.change, change.previous_name, change.changed_parts) == ("renamed", "delete_file",
                                                                           ("annotations",))
+
+
+def test_a_strict_flip_is_its_own_part() -> None:
+    old = replace(t("get_forecast"), strict=True)
+    [change] = diff_tools([old], [replace(old, strict=False)])
+    assert (change.change, change.changed_parts) == ("modified", ("strict",))

@@ -76,9 +76,10 @@ def _parts(a: Tool, b: Tool) -> tuple[str, ...]:
     parts = []
     if a.description != b.description:
         parts.append("description")
-    # `strict` decides a tool's default targets, so it belongs with the schema.
-    if a.strict != b.strict or canonical(a.input_schema) != canonical(b.input_schema):
+    if canonical(a.input_schema) != canonical(b.input_schema):
         parts.append("schema")
+    if a.strict != b.strict:  # not in the schemaHash, but it decides the default targets
+        parts.append("strict")
     # Annotations (destructiveHint ...) and the title feed the blast-radius rules.
     if canonical(dict(a.annotations or {})) != canonical(dict(b.annotations or {})) or a.title != b.title:
         parts.append("annotations")
