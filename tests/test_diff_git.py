@@ -359,3 +359,16 @@ def test_a_rename_that_strands_baseline_entries_says_so(tmp_path: Path) -> None:
     report = run_diff(root, "main", "pr", token_methods=("estimate",))
     assert [(f.status, f.file) for f in report.findings] == [("existing", "weather.json")]
     assert any("1 finding accepted in .tooldiff-baseline.json moved" in n for n in report.notes), report.notes
+
+
+def test_a_new_pair_finding_points_at_the_changed_tool(tmp_path: Path) -> None:
+    """In a folder of one-tool files, a PR that adds find_document gets its overlap on find_document's file,
+    not on the untouched search_docs (which sorts after it), so the review comment can sit on the diff."""
+    root = init(tmp_path / "repo")
+    commit(root, {f"tools/{t['name']}.json": t for t in tools_of(BASE_TOOLS)}, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    [added] = [t for t in tools_of(HEAD_TOOLS) if t["name"] == "find_document"]
+    commit(root, {"tools/find_document.json": added}, "add find_document")
+    report = run_diff(root, "main", "pr", token_methods=("estimate",))
+    [finding] = overlap(report)
+    assert finding.file == "tools/find_document.json"

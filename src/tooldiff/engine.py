@@ -487,7 +487,10 @@ def _pair_findings(
         hit = pairs.check_pair(views[i], views[j], contexts)
         if hit is not None:
             code, problem = hit
-            sink.append((code, eng.enabled[code], problem, ts, b))
+            # At the later tool, unless a diff changed only the earlier one: the finding then sits on the
+            # lines the PR touched.
+            at = a if scope is not None and not scope.in_scope_tool(ts.id, b.name) else b
+            sink.append((code, eng.enabled[code], problem, ts, at))
     return checked
 
 
