@@ -228,3 +228,23 @@ def test_gemini_openapi_type_names_read_as_json_schema_types(tmp_path: Path) -> 
     [tool] = parse_bytes("g.json", json.dumps({"functionDeclarations": [decl]}).encode()).tools
     [other] = parse_bytes("h.json", json.dumps({"functionDeclarations": [as_json_schema]}).encode()).tools
     assert schema_hash(tool) == schema_hash(other)
+
+
+CALL = {"id": "call_1", "type": "function",
+        "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Weather of a city.",
+                                            "parameters": {"type": "object"}}}
+
+
+def test_tool_calls_are_not_definitions() -> None:
+    line = {"messages": [{"role": "assistant", "tool_calls": [CALL]},
+                         {"role": "tool", "tool_call_id": "call_1", "content": "20C"}], "tools": [WEATHER]}
+    tools = parse_bytes("finetune.jsonl", json.dumps(line).encode()).tools
+    assert [(t.name, t.pointer) for t in tools] == [("get_weather", "/0/tools/0")]
+    completion = {"id": "chatcmpl-1", "object": "chat.completion",
+                  "choices": [{"index": 0, "message": {"role": "assistant", "tool_calls": [CALL]}}]}
+    result = parse_bytes("completion.json", json.dumps(completion, indent=1).encode())
+    assert result.tools == () and result.errors == ()
+    # A call without arguments yet (a stream's first chunk) still has its call id.
+    no_args = {**CALL, "function": {"name": "get_weather"}}
+    assert parse_bytes("log.json", json.dumps({"tool_calls": [no_args]}).encode()).tools == ()
