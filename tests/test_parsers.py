@@ -248,3 +248,40 @@ def test_tool_calls_are_not_definitions() -> None:
     # A call without arguments yet (a stream's first chunk) still has its call id.
     no_args = {**CALL, "function": {"name": "get_weather"}}
     assert parse_bytes("log.json", json.dumps({"tool_calls": [no_args]}).encode()).tools == ()
+
+
+AZURE = "name: $(Date:yyyyMMdd)\nparameters:\n  - name: environment\n    type: string\nsteps: []\n"
+FLEX_TEMPLATE = {"name": "Streaming Beam SQL", "description": "A Dataflow Flex Template.",
+                 "parameters": [{"name": "inputSubscription", "label": "Pub/Sub input"}]}
+DATABRICKS_JOB = {"name": "nightly-etl", "tasks": [], "parameters": [{"name": "run_date", "default": "x"}]}
+DISCOVERY = {"kind": "discovery#restDescription", "name": "storage", "description": "Google Cloud Storage.",
+             "parameters": {"alt": {"type": "string", "location": "query"}}, "resources": {}}
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("azure-pipelines.yml", AZURE),
+        ("metadata.json", json.dumps(FLEX_TEMPLATE, indent=1)),
+        ("job.json", json.dumps(DATABRICKS_JOB, indent=1)),
+        ("storage-api.json", json.dumps(DISCOVERY, indent=1)),
+    ],
+    ids=["azure", "flex-template", "databricks", "discovery"],
+)
+def test_named_documents_with_parameters_are_not_tools(name: str, text: str) -> None:
+    result = parse_bytes(name, text.encode())
+    assert result.tools == () and result.errors == ()
+
+
+def test_bare_function_parameters() -> None:
+    whole = b'{"name": "solo", "description": "d",\n "parameters": {"type": "object"}}'
+    assert [t.name for t in parse_bytes("solo.json", whole).tools] == ["solo"]
+    assert [t.name for t in parse_bytes("empty.json", b'{"name": "e", "parameters": {}}').tools] == ["e"]
+    # Among other records (a list, JSONL lines), corpora hold `null` and dicts of named parameters.
+    named = {"name": "search", "parameters": {"query": {"type": "string", "required": True}}}
+    lines = json.dumps(named) + "\n" + json.dumps({"name": "list", "parameters": None}) + "\n"
+    assert [t.name for t in parse_bytes("t.jsonl", lines.encode()).tools] == ["search", "list"]
+    assert [t.name for t in parse_bytes("t.json", json.dumps([named]).encode()).tools] == ["search"]
+    # In an explicit tool list, a bad schema stays a tool (its rules report it).
+    listed = {"functions": [{"name": "bad", "parameters": ["a"]}]}
+    assert [t.name for t in parse_bytes("f.json", json.dumps(listed).encode()).tools] == ["bad"]
