@@ -285,3 +285,27 @@ def test_bare_function_parameters() -> None:
     # In an explicit tool list, a bad schema stays a tool (its rules report it).
     listed = {"functions": [{"name": "bad", "parameters": ["a"]}]}
     assert [t.name for t in parse_bytes("f.json", json.dumps(listed).encode()).tools] == ["bad"]
+
+
+SBOM = {"bomFormat": "CycloneDX", "specVersion": "1.4",
+        "metadata": {"tools": [{"vendor": "CycloneDX", "name": "cargo-cyclonedx", "version": "0.5.9"}]}}
+GRAFANA = {"annotations": {"list": [{"builtIn": 1, "enable": True, "name": "Annotations & Alerts"}]},
+           "editable": True, "panels": [], "title": "My dashboard", "uid": "abc"}
+REPORT = {"tools": [{"name": "lookup", "file": "tools.json", "line": 3, "format": "anthropic"}]}
+
+
+@pytest.mark.parametrize(("name", "value"), [("bom.cdx.json", SBOM), ("dashboard.json", GRAFANA),
+                                             ("report.json", REPORT)], ids=["sbom", "grafana", "report"])
+def test_named_records_that_are_not_tools_are_silent(name: str, value: object) -> None:
+    result = parse_bytes(name, json.dumps(value, indent=2).encode())
+    assert result.tools == () and result.errors == ()
+
+
+def test_schemaless_tools_need_a_description_or_a_tool_beside_them() -> None:
+    alone = {"tools": [{"name": "ping", "description": "Checks the server is up."}]}
+    assert [t.name for t in parse_bytes("a.json", json.dumps(alone).encode()).tools] == ["ping"]
+    beside = {"tools": [{"name": "ping"}, {"name": "add", "input_schema": {"type": "object"}}]}
+    assert [t.name for t in parse_bytes("b.json", json.dumps(beside).encode()).tools] == ["ping", "add"]
+    mcp = {"name": "ping", "annotations": {"readOnlyHint": True}}
+    tools = parse_bytes("c.json", json.dumps(mcp).encode()).tools
+    assert [(t.name, t.format) for t in tools] == [("ping", "mcp")]

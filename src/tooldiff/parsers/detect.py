@@ -58,6 +58,8 @@ def _schemaless(record: Mapping[str, Any], container: str | None, siblings: Coun
         return None  # `type` without "function": a provider's built-in tool (web_search, bash, ...)
     if container in GEMINI_CONTAINERS:
         fmt = "gemini"
+    elif not siblings and (not isinstance(record.get("description"), str) or "vendor" in record):
+        return None  # no tool beside it: SBOM `tools: [{vendor, name, version}]`, reports listing tools
     elif "title" in record:
         fmt = "mcp"
     else:
