@@ -151,3 +151,20 @@ def test_lone_surrogate_escape() -> None:
 def test_huge_integer() -> None:
     data = b'[{"name": "a", "parameters": {"default": ' + b"9" * 5000 + b"}}]"
     assert "invalid JSON" in one_error("t.json", data)[1]
+
+
+def test_jsonl_lone_surrogate_is_one_bad_line() -> None:
+    data = GOOD_TOOL + b"\n" + b'{"name": "bad\\udc00", "parameters": {}}\n' + GOOD_TOOL + b"\n"
+    result = parse_bytes("t.jsonl", data)
+    assert [t.line for t in result.tools] == [1, 3]
+    assert [(e.line, "lone surrogate" in e.message) for e in result.errors] == [(2, True)]
+
+
+def test_json_file_of_json_lines_keeps_good_lines() -> None:
+    data = GOOD_TOOL + b"\n" + GOOD_TOOL + b"\n{oops\n" + GOOD_TOOL + b"\n"
+    result = parse_bytes("t.json", data)
+    assert [t.line for t in result.tools] == [1, 2, 4]
+    assert [e.line for e in result.errors] == [3]
+    # Pretty-printed JSON with something after it is not JSON Lines: one error where the extra data is.
+    line, message = one_error("t.json", b'[\n 1,\n 2\n]\n]\n')
+    assert (line, message.startswith("invalid JSON: Extra data")) == (5, True)
