@@ -202,3 +202,28 @@ def test_config_toolsets_win() -> None:
 )
 def test_glob_match(path: str, pattern: str, hit: bool) -> None:
     assert glob_match(path, pattern) is hit
+
+
+def test_folder_symlink_out_of_the_tree_is_reported(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write(repo, "tools.json", [tool("a")])
+    write(tmp_path, "outside/t.json", [tool("stolen")])
+    os.symlink("../outside", repo / "linkdir")
+    (repo / "node_modules").mkdir()
+    os.symlink("../../outside", repo / "node_modules" / "pkg")  # a skipped folder: not looked at
+    for paths in ([], ["linkdir"]):
+        found = discover(WorktreeSource(repo), Config.default(), paths)
+        assert [(e.file, e.message) for e in found.errors] == [
+            ("linkdir", "symlink leaves the repository; not followed")]
+        assert all(t.name != "stolen" for ts in found.toolsets for t in ts.tools)
+
+
+def test_symlinks_resolving_inside_the_tree_are_not_reported(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write(repo, "tools.json", [tool("a")])
+    os.symlink(repo / "tools.json", repo / "absolute.json")
+    os.symlink(f"../{repo.name}/tools.json", repo / "roundabout.json")
+    os.symlink(f"../../{tmp_path.name}/{repo.name}/tools.json", repo / "further.json")
+    found = discover(WorktreeSource(repo), Config.default())
+    assert found.errors == []
+    assert [ts.id for ts in found.toolsets] == ["tools.json"]

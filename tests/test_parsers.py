@@ -228,3 +228,84 @@ def test_gemini_openapi_type_names_read_as_json_schema_types(tmp_path: Path) -> 
     [tool] = parse_bytes("g.json", json.dumps({"functionDeclarations": [decl]}).encode()).tools
     [other] = parse_bytes("h.json", json.dumps({"functionDeclarations": [as_json_schema]}).encode()).tools
     assert schema_hash(tool) == schema_hash(other)
+
+
+CALL = {"id": "call_1", "type": "function",
+        "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Weather of a city.",
+                                            "parameters": {"type": "object"}}}
+
+
+def test_tool_calls_are_not_definitions() -> None:
+    line = {"messages": [{"role": "assistant", "tool_calls": [CALL]},
+                         {"role": "tool", "tool_call_id": "call_1", "content": "20C"}], "tools": [WEATHER]}
+    tools = parse_bytes("finetune.jsonl", json.dumps(line).encode()).tools
+    assert [(t.name, t.pointer) for t in tools] == [("get_weather", "/0/tools/0")]
+    completion = {"id": "chatcmpl-1", "object": "chat.completion",
+                  "choices": [{"index": 0, "message": {"role": "assistant", "tool_calls": [CALL]}}]}
+    result = parse_bytes("completion.json", json.dumps(completion, indent=1).encode())
+    assert result.tools == () and result.errors == ()
+    # A call without arguments yet (a stream's first chunk) still has its call id.
+    no_args = {**CALL, "function": {"name": "get_weather"}}
+    assert parse_bytes("log.json", json.dumps({"tool_calls": [no_args]}).encode()).tools == ()
+
+
+AZURE = "name: $(Date:yyyyMMdd)\nparameters:\n  - name: environment\n    type: string\nsteps: []\n"
+FLEX_TEMPLATE = {"name": "Streaming Beam SQL", "description": "A Dataflow Flex Template.",
+                 "parameters": [{"name": "inputSubscription", "label": "Pub/Sub input"}]}
+DATABRICKS_JOB = {"name": "nightly-etl", "tasks": [], "parameters": [{"name": "run_date", "default": "x"}]}
+DISCOVERY = {"kind": "discovery#restDescription", "name": "storage", "description": "Google Cloud Storage.",
+             "parameters": {"alt": {"type": "string", "location": "query"}}, "resources": {}}
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("azure-pipelines.yml", AZURE),
+        ("metadata.json", json.dumps(FLEX_TEMPLATE, indent=1)),
+        ("job.json", json.dumps(DATABRICKS_JOB, indent=1)),
+        ("storage-api.json", json.dumps(DISCOVERY, indent=1)),
+    ],
+    ids=["azure", "flex-template", "databricks", "discovery"],
+)
+def test_named_documents_with_parameters_are_not_tools(name: str, text: str) -> None:
+    result = parse_bytes(name, text.encode())
+    assert result.tools == () and result.errors == ()
+
+
+def test_bare_function_parameters() -> None:
+    whole = b'{"name": "solo", "description": "d",\n "parameters": {"type": "object"}}'
+    assert [t.name for t in parse_bytes("solo.json", whole).tools] == ["solo"]
+    assert [t.name for t in parse_bytes("empty.json", b'{"name": "e", "parameters": {}}').tools] == ["e"]
+    # Among other records (a list, JSONL lines), corpora hold `null` and dicts of named parameters.
+    named = {"name": "search", "parameters": {"query": {"type": "string", "required": True}}}
+    lines = json.dumps(named) + "\n" + json.dumps({"name": "list", "parameters": None}) + "\n"
+    assert [t.name for t in parse_bytes("t.jsonl", lines.encode()).tools] == ["search", "list"]
+    assert [t.name for t in parse_bytes("t.json", json.dumps([named]).encode()).tools] == ["search"]
+    # In an explicit tool list, a bad schema stays a tool (its rules report it).
+    listed = {"functions": [{"name": "bad", "parameters": ["a"]}]}
+    assert [t.name for t in parse_bytes("f.json", json.dumps(listed).encode()).tools] == ["bad"]
+
+
+SBOM = {"bomFormat": "CycloneDX", "specVersion": "1.4",
+        "metadata": {"tools": [{"vendor": "CycloneDX", "name": "cargo-cyclonedx", "version": "0.5.9"}]}}
+GRAFANA = {"annotations": {"list": [{"builtIn": 1, "enable": True, "name": "Annotations & Alerts"}]},
+           "editable": True, "panels": [], "title": "My dashboard", "uid": "abc"}
+REPORT = {"tools": [{"name": "lookup", "file": "tools.json", "line": 3, "format": "anthropic"}]}
+
+
+@pytest.mark.parametrize(("name", "value"), [("bom.cdx.json", SBOM), ("dashboard.json", GRAFANA),
+                                             ("report.json", REPORT)], ids=["sbom", "grafana", "report"])
+def test_named_records_that_are_not_tools_are_silent(name: str, value: object) -> None:
+    result = parse_bytes(name, json.dumps(value, indent=2).encode())
+    assert result.tools == () and result.errors == ()
+
+
+def test_schemaless_tools_need_a_description_or_a_tool_beside_them() -> None:
+    alone = {"tools": [{"name": "ping", "description": "Checks the server is up."}]}
+    assert [t.name for t in parse_bytes("a.json", json.dumps(alone).encode()).tools] == ["ping"]
+    beside = {"tools": [{"name": "ping"}, {"name": "add", "input_schema": {"type": "object"}}]}
+    assert [t.name for t in parse_bytes("b.json", json.dumps(beside).encode()).tools] == ["ping", "add"]
+    mcp = {"name": "ping", "annotations": {"readOnlyHint": True}}
+    tools = parse_bytes("c.json", json.dumps(mcp).encode()).tools
+    assert [(t.name, t.format) for t in tools] == [("ping", "mcp")]

@@ -151,3 +151,47 @@ def test_lone_surrogate_escape() -> None:
 def test_huge_integer() -> None:
     data = b'[{"name": "a", "parameters": {"default": ' + b"9" * 5000 + b"}}]"
     assert "invalid JSON" in one_error("t.json", data)[1]
+
+
+def test_jsonl_lone_surrogate_is_one_bad_line() -> None:
+    data = GOOD_TOOL + b"\n" + b'{"name": "bad\\udc00", "parameters": {}}\n' + GOOD_TOOL + b"\n"
+    result = parse_bytes("t.jsonl", data)
+    assert [t.line for t in result.tools] == [1, 3]
+    assert [(e.line, "lone surrogate" in e.message) for e in result.errors] == [(2, True)]
+
+
+def test_json_file_of_json_lines_keeps_good_lines() -> None:
+    data = GOOD_TOOL + b"\n" + GOOD_TOOL + b"\n{oops\n" + GOOD_TOOL + b"\n"
+    result = parse_bytes("t.json", data)
+    assert [t.line for t in result.tools] == [1, 2, 4]
+    assert [e.line for e in result.errors] == [3]
+    # Pretty-printed JSON with something after it is not JSON Lines: one error where the extra data is.
+    line, message = one_error("t.json", b'[\n 1,\n 2\n]\n]\n')
+    assert (line, message.startswith("invalid JSON: Extra data")) == (5, True)
+
+
+def test_lone_surrogate_line_is_the_offending_escape() -> None:
+    data = (b'[\n{"name": "a\\ud83d\\ude00", "parameters": {}},\n{"name": "b\\\\ud800", "parameters": {}},\n'
+            b'{"name": "c\\udc00", "parameters": {}}]')
+    line, message = one_error("t.json", data)
+    assert line == 4 and "lone surrogate" in message
+    assert one_error("t.json", b'[\n"\\ud800\\ud800\\udc00"\n]')[0] == 2
+
+
+NINES = "9" * 5000  # over Python's 4300-digit limit for int()
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "line"),
+    [
+        ("t.json", '[\n {"name": "a", "description": "NaN Infinity",\n  "parameters": {"default": NaN}}]', 3),
+        ("t.json", '{\n "name": "a",\n "parameters": {"maximum": -Infinity}\n}', 3),
+        ("t.json", f'{{\n "name": "a", "description": "{NINES}",\n "parameters": {{"x": 1.{NINES},\n'
+                   f'  "default": {NINES}}}\n}}', 4),
+        ("t.yaml", f"tools:\n  - name: a\n    input_schema:\n      maximum: {NINES}\n", 4),
+    ],
+    ids=["nan", "infinity", "long-int-json", "long-int-yaml"],
+)
+def test_refused_values_are_reported_on_their_line(path: str, text: str, line: int) -> None:
+    got, message = one_error(path, text.encode())
+    assert got == line and message.startswith(("invalid JSON", "invalid YAML"))

@@ -17,7 +17,7 @@ from itertools import takewhile
 from tooldiff.config import Config
 from tooldiff.model import ParsedFile, ParseError, Tool, Toolset
 from tooldiff.parsers import parse_bytes
-from tooldiff.sources import SKIP_DIRS, FileSource
+from tooldiff.sources import SKIP_DIRS, FileSource, WorktreeSource
 
 TOOL_EXTENSIONS = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
 # Files that are never tool definitions, however they look.
@@ -87,8 +87,11 @@ def _is_tool_file(path: str) -> bool:
     return path.lower().endswith(TOOL_EXTENSIONS) and not _skipped(path)
 
 
-def _select(all_files: list[str], config: Config, paths: Sequence[str]) -> tuple[list[str], list[ParseError]]:
-    """Candidate files, and errors for paths that name nothing."""
+def _select(
+    all_files: list[str], config: Config, paths: Sequence[str], folder_links: frozenset[str] = frozenset()
+) -> tuple[list[str], list[ParseError]]:
+    """Candidate files, and errors for paths that name nothing. A scan also takes the symlinks to folders
+    (they may lead out of the tree with tool files in them)."""
     if paths:
         chosen: list[str] = []
         errors: list[ParseError] = []
@@ -111,7 +114,7 @@ def _select(all_files: list[str], config: Config, paths: Sequence[str]) -> tuple
         return [f for f in all_files if any(_configured(f, g) for g in config.paths)], []
     named = [g for spec in config.toolsets for g in spec.files]  # as `paths` globs: they may name dist/
     return [f for f in all_files if _is_tool_file(f) or (f.lower().endswith(TOOL_EXTENSIONS) and any(
-        _configured(f, g) for g in named))], []
+        _configured(f, g) for g in named)) or (f in folder_links and not _skipped(f + "/x"))], []
 
 
 def literal_prefix(pattern: str) -> str:
@@ -138,7 +141,9 @@ def named_paths(config: Config, paths: Sequence[str]) -> list[str]:
     return [prefix for g in globs if (prefix := literal_prefix(g))]
 
 
-def _escapes(path: str, target: str) -> bool:
+def _escapes(source: FileSource, path: str, target: str) -> bool:
+    if isinstance(source, WorktreeSource):  # on disk: where the link really leads
+        return source.leaves(path)
     if target.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", target):
         return True
     joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
@@ -160,7 +165,9 @@ def select(
 ) -> Selection:
     """`named`: whether the user named paths (None: `paths` says). The command line tells, as a run from a
     subfolder without paths gets that subfolder as its path, and it is no more named than the root is."""
-    candidates, errors = _select(source.list_files(named_paths(config, paths)), config, paths)
+    listed = source.list_files(named_paths(config, paths))
+    links = source.folder_links if isinstance(source, WorktreeSource) else frozenset()
+    candidates, errors = _select(listed, config, paths, links)
     explicit = (bool(paths) if named is None else named) or bool(config.paths)
     candidates = [f for f in candidates if not any(glob_match(f, g) for g in config.exclude)]
     to_read: list[str] = []
@@ -168,7 +175,7 @@ def select(
     for path in candidates:
         target = source.symlink_target(path)
         if target is not None:
-            if _escapes(path, target):
+            if _escapes(source, path, target):
                 message = "symlink leaves the repository; not followed"
                 fix = "Link to a file inside the repository, or leave it out (`exclude` in .tooldiff.yml)."
                 errors.append(ParseError(file=path, line=1, message=message, fix=fix))

@@ -60,6 +60,7 @@ class WorktreeSource:
         self.root = Path(root).resolve()
         self.label = label
         self._base = str(self.root) + os.sep  # string paths: discovery asks two questions of every file
+        self.folder_links: frozenset[str] = frozenset()  # symlinks to folders seen by `list_files`
 
     def list_files(self, also: Iterable[str] = ()) -> list[str]:
         # Skipped folders are not walked (node_modules can hold 100k files), except on the way to a path in
@@ -67,20 +68,29 @@ class WorktreeSource:
         named = {p.strip("/") for p in also} - {"", "."}
         narrow: set[str] = set()  # folders walked only on the way to a named path
         out: list[str] = []
+        links: list[str] = []
         for dirpath, dirnames, filenames in os.walk(self.root):
             rel = Path(dirpath).relative_to(self.root)
             prefix = rel.as_posix() + "/" if rel.parts else ""
             keep = []
             for d in sorted(dirnames):
                 folder = prefix + d
-                if folder in named or (d not in SKIP_DIRS and prefix[:-1] not in narrow):
+                if os.path.islink(os.path.join(dirpath, d)):  # listed like a file link, never walked
+                    links.append(folder)
+                elif folder in named or (d not in SKIP_DIRS and prefix[:-1] not in narrow):
                     keep.append(d)
                 elif _leads_to(folder, named):
                     keep.append(d)
                     narrow.add(folder)
             dirnames[:] = keep
             out.extend(prefix + name for name in filenames)
-        return sorted(out)
+        self.folder_links = frozenset(links)
+        return sorted(out + links)
+
+    def leaves(self, path: str) -> bool:
+        """Whether the link at `path` leads out of the tree, through `..`, absolute paths and other links."""
+        real = os.path.realpath(self._base + path)
+        return not (real + os.sep).startswith(self._base)
 
     def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:
         out: dict[str, bytes] = {}

@@ -45,7 +45,7 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
     errors: list[ParseError] = []
     index = LineIndex(text)
     for doc in docs:
-        found = list(find(doc.value))
+        found = list(find(doc.value, doc.kind != "jsonl"))
         if not found:
             continue
         pointers: dict[int, str] = {}  # by id of the parent tuple, shared by the records of one list

@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from tooldiff.parsers import anthropic, function, gemini, mcp, openai_chat, openai_responses
-from tooldiff.parsers.record import CONTAINER_KEYS, GEMINI_CONTAINERS, Fields
+from tooldiff.parsers.record import CONTAINER_KEYS, GEMINI_CONTAINERS, WHOLE_FILE, Fields
 
 # Checked in order: the first shape that matches names the format.
 FORMAT_MODULES: tuple[ModuleType, ...] = (openai_chat, openai_responses, anthropic, mcp, gemini, function)
@@ -58,6 +58,8 @@ def _schemaless(record: Mapping[str, Any], container: str | None, siblings: Coun
         return None  # `type` without "function": a provider's built-in tool (web_search, bash, ...)
     if container in GEMINI_CONTAINERS:
         fmt = "gemini"
+    elif not siblings and (not isinstance(record.get("description"), str) or "vendor" in record):
+        return None  # no tool beside it: SBOM `tools: [{vendor, name, version}]`, reports listing tools
     elif "title" in record:
         fmt = "mcp"
     else:
@@ -71,9 +73,10 @@ def is_wrapper(item: Mapping[str, Any]) -> bool:
     return "name" not in item and "function" not in item
 
 
-def find(value: Any) -> Iterator[Found]:
+def find(value: Any, whole_file: bool = True) -> Iterator[Found]:
+    """Records in one document; `whole_file` is false for a JSONL line (one record of many)."""
     if isinstance(value, dict):
-        fields = classify(value, None)
+        fields = classify(value, WHOLE_FILE if whole_file else None)
         if fields is not None:
             yield Found((), -1, fields)
         else:

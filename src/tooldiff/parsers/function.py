@@ -9,16 +9,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tooldiff.parsers.record import Fields, plain_fields
+from tooldiff.parsers.record import CONTAINER_KEYS, WHOLE_FILE, Fields, plain_fields
 
 # `matches` can only be true when one of these keys is present (a cheap pre-filter).
 TRIGGERS = frozenset({"parameters"})
 FORMAT = "function"
+# A JSON Schema object has one of these, or is `{}`.
+SCHEMA_KEYWORDS = frozenset({
+    "type", "properties", "$ref", "anyOf", "oneOf", "allOf", "required", "items", "enum", "$schema",
+    "additionalProperties", "$defs", "definitions",
+})
 
 
 def matches(record: Mapping[str, Any], container: str | None) -> bool:
     # Both keys: `parameters` alone is too common (OpenAPI operations, CI configs) to call a tool.
-    return "parameters" in record and "name" in record
+    if "parameters" not in record or "name" not in record:
+        return False
+    params = record["parameters"]
+    if container in CONTAINER_KEYS:
+        return True  # an explicit tool list: a bad schema is reported, not hidden
+    if container == WHOLE_FILE:  # Google API Discovery documents have named parameters too: want a schema
+        return isinstance(params, dict) and (not params or not SCHEMA_KEYWORDS.isdisjoint(params))
+    # A record among others: corpora hold `null` and dicts of named parameters; a list is a CI config's.
+    return params is None or isinstance(params, dict)
 
 
 def fields(record: Mapping[str, Any]) -> Fields:

@@ -6,7 +6,6 @@ Every failure is a `LoadError` carrying the best line we can give; `parse_bytes`
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +14,7 @@ import yaml
 
 from tooldiff.parsers.detect import Found
 from tooldiff.parsers.fastjson import FastJson
+from tooldiff.parsers.refused import SURROGATE_ESCAPE, lone_surrogate_line, long_int_line, refused_json_line
 from tooldiff.positions import JsonSpans, LineIndex, Path, text_kind, yaml_lines, yaml_node
 
 FAST_DEPTH = 8
@@ -120,6 +120,7 @@ def _json_error(exc: json.JSONDecodeError, line_offset: int = 0) -> LoadError:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)
+LONE_SURROGATE = "an escape spells a lone surrogate"
 
 
 def load_json(text: str, descend: Callable[[Any], bool] | None = None) -> list[Document]:
@@ -133,23 +134,33 @@ def load_json(text: str, descend: Callable[[Any], bool] | None = None) -> list[D
     try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
-        if exc.msg == "Extra data" and exc.lineno > 1:
-            try:  # a .json file that is really JSON Lines
-                return load_jsonl(text, strict=True)
-            except LoadError:
-                pass
+        if exc.msg == "Extra data" and exc.lineno > 1 and (lines := _as_jsonl(text)) is not None:
+            return lines
         raise _json_error(exc) from None
-    except ValueError as exc:
-        raise LoadError(1, f"invalid JSON: {exc}") from None
+    except ValueError as exc:  # NaN, Infinity, an integer over Python's digit limit
+        raise LoadError(refused_json_line(text), f"invalid JSON: {exc}") from None
     except RecursionError:
         raise LoadError(1, "invalid JSON: nesting too deep to parse") from None
     return [Document(value, (), "json", text)]
 
 
-def load_jsonl(text: str, *, strict: bool = False) -> list[Document]:
+def _as_jsonl(text: str) -> list[Document] | None:
+    """A .json file that is really JSON Lines, when its first line is a value of its own: its documents (or
+    `JsonlErrors` with the good ones); else None."""
+    try:
+        return load_jsonl(text)
+    except JsonlErrors as exc:
+        first = next(n for n, line in enumerate(text.split("\n")) if line.strip()) + 1
+        if exc.docs and exc.docs[0].line_no == first:
+            raise
+        return None
+
+
+def load_jsonl(text: str) -> list[Document]:
     """One document per non-blank line; a bad line is reported and the others are kept."""
     docs: list[Document] = []
     bad: list[LoadError] = []
+    escapes = SURROGATE_ESCAPE.search(text) is not None  # one scan of the file: most have none
     for n, line in enumerate(text.split("\n")):
         if not line.strip():
             continue
@@ -164,9 +175,10 @@ def load_jsonl(text: str, *, strict: bool = False) -> list[Document]:
         except RecursionError:
             bad.append(LoadError(n + 1, f"invalid JSON on line {n + 1}: nesting too deep to parse"))
             continue
+        if escapes and SURROGATE_ESCAPE.search(line) is not None and not _is_unicode(value):
+            bad.append(LoadError(n + 1, f"not valid Unicode on line {n + 1}: {LONE_SURROGATE}"))
+            continue
         docs.append(Document(value, (str(n),), "jsonl", line_no=n + 1))
-    if bad and strict:
-        raise bad[0]
     if bad:
         raise JsonlErrors(docs, bad)
     return docs
@@ -239,6 +251,7 @@ def load_yaml(text: str) -> list[Document]:
     """Every document of the stream; with several (`---`), each is addressed `/<index>`, like JSONL."""
     loader = _Loader(text)
     found: list[tuple[Any, yaml.Node]] = []
+    node: yaml.Node | None = None
     try:
         while loader.check_node():
             node = loader.get_node()
@@ -251,8 +264,9 @@ def load_yaml(text: str) -> list[Document]:
         raise LoadError(line, f"invalid YAML: {exc.problem or exc.context} (line {line})") from None
     except yaml.YAMLError as exc:
         raise LoadError(1, f"invalid YAML: {exc}") from None
-    except (TypeError, ValueError) as exc:  # e.g. an unhashable (list) mapping key
-        raise LoadError(1, f"invalid YAML: {exc}") from None
+    except (TypeError, ValueError) as exc:  # an unhashable (list) mapping key, an over-long integer
+        line = long_int_line(node) if node is not None else 1
+        raise LoadError(line, f"invalid YAML: {exc}") from None
     except RecursionError:
         raise LoadError(1, "invalid YAML: nesting too deep to parse") from None
     finally:
@@ -276,30 +290,30 @@ def _stringify_keys(value: Any) -> Any:
     return value
 
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+def _is_unicode(value: Any) -> bool:
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _check_unicode(text: str, docs: list[Document]) -> None:
-    """JSON escapes can spell a lone surrogate, which is not Unicode: hashing and output would fail later."""
-    match = _SURROGATE_ESCAPE.search(text)
-    if match is None:
+    """JSON escapes can spell a lone surrogate, which is not Unicode: hashing and output would fail later.
+    (JSON Lines are checked line by line as they load.)"""
+    if SURROGATE_ESCAPE.search(text) is None:
         return
     for doc in docs:
-        try:
-            json.dumps(doc.value, ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError:
-            line = doc.line_no or text.count("\n", 0, match.start()) + 1
-            raise LoadError(line, "not valid Unicode: an escape spells a lone surrogate") from None
+        if doc.kind == "json" and not _is_unicode(doc.value):
+            raise LoadError(lone_surrogate_line(text), f"not valid Unicode: {LONE_SURROGATE}")
 
 
 def load_documents(path: str, text: str, descend: Callable[[Any], bool] | None = None) -> list[Document]:
     kind = text_kind(path, text)
     if kind == "yaml":
         return load_yaml(text)
-    try:
-        docs = load_jsonl(text) if kind == "jsonl" else load_json(text, descend)
-    except JsonlErrors as exc:
-        _check_unicode(text, exc.docs)
-        raise
+    if kind == "jsonl":
+        return load_jsonl(text)
+    docs = load_json(text, descend)
     _check_unicode(text, docs)
     return docs

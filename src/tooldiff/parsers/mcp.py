@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tooldiff.parsers.record import Fields, plain_fields
+from tooldiff.parsers.record import CONTAINER_KEYS, Fields, plain_fields
 
 # `matches` can only be true when one of these keys is present (a cheap pre-filter).
 TRIGGERS = frozenset({"inputSchema", "outputSchema", "annotations"})
@@ -20,8 +20,11 @@ def matches(record: Mapping[str, Any], container: str | None) -> bool:
         return False
     if "inputSchema" in record:
         return True
-    # outputSchema/annotations alone mark MCP only when no other schema key claims the record.
-    return "parameters" not in record and ("outputSchema" in record or "annotations" in record)
+    # outputSchema/annotations alone mark MCP only when no other schema key claims the record, and when it
+    # is named or in a tool list (a Grafana dashboard has top-level `annotations`).
+    if "parameters" in record or ("name" not in record and container not in CONTAINER_KEYS):
+        return False
+    return "outputSchema" in record or "annotations" in record
 
 
 def fields(record: Mapping[str, Any]) -> Fields:

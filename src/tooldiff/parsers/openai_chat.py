@@ -16,7 +16,11 @@ FORMAT = "openai-chat"
 
 
 def matches(record: Mapping[str, Any], container: str | None) -> bool:
-    return record.get("type") == "function" and isinstance(record.get("function"), dict)
+    body = record.get("function")
+    if record.get("type") != "function" or not isinstance(body, dict):
+        return False
+    # Same envelope, but a call (assistant `tool_calls` in chat logs, fine-tuning data): not a definition.
+    return "arguments" not in body and "id" not in record
 
 
 def fields(record: Mapping[str, Any]) -> Fields:

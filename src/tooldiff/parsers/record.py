@@ -8,6 +8,8 @@ from typing import Any, NamedTuple
 # Keys that hold a list of tool records in every format we read.
 CONTAINER_KEYS = frozenset({"tools", "functions", "functionDeclarations", "function_declarations"})
 GEMINI_CONTAINERS = frozenset({"functionDeclarations", "function_declarations"})
+# The `container` of a record that is a whole JSON or YAML document: no sibling records vouch for it.
+WHOLE_FILE = "/"
 
 
 class Fields(NamedTuple):
