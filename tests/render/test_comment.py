@@ -139,3 +139,16 @@ def test_summary_stays_under_one_mebibyte() -> None:
     out = summary.render(reports.many(3000), CTX)
     assert len(out.encode()) < 1024 * 1024
     assert "finding number 2999" in out.lower() or "Left out" in out
+
+
+def test_summary_sizes_resolved_findings_and_says_what_it_left_out() -> None:
+    """A PR that fixes thousands of findings and adds a few: the summary lists as many resolved ones as fit,
+    and says how many it left out (the comment sends readers there for the full report)."""
+    big = reports.many(9000)
+    report = replace(big, findings=big.findings[:12],
+                     resolved=tuple(replace(f, status="existing") for f in big.findings[12:]))
+    out = summary.render(report, CTX)
+    assert len(out.encode()) < 1024 * 1024
+    shown = out.count("Finding number")
+    assert shown > 1000  # far more than the 12 new findings' worth
+    assert "resolved finding" in out and "Left out" in out

@@ -74,6 +74,13 @@ def _context(
 ) -> dict[str, Any]:
     findings = _cap(everything, level.finding_cap)
     omitted = dropped_findings(everything, findings)
+    # The cap counts findings, then resolved ones: `fit` sizes it over both lists.
+    all_resolved = view.ordered(report.resolved)
+    left = None if level.finding_cap is None else max(0, level.finding_cap - len(findings))
+    resolved = _cap(all_resolved, left)
+    if len(resolved) < len(all_resolved):
+        n = len(all_resolved) - len(resolved)
+        omitted.append(f"{n:,} resolved finding{'s' * (n != 1)}")
     tools = (
         view.changed_tools(report)
         if report.mode == "diff"
@@ -105,7 +112,7 @@ def _context(
         "location": lambda x: view.location_md(x, ctx),
         "findings": findings,
         "rules_doc": view.RULES_DOC,
-        "resolved": _cap(view.ordered(report.resolved), level.finding_cap),
+        "resolved": resolved,
         "clean": not any(f.status == "new" for f in report.findings),
         "clean_line": CLEAN_LINE,
         "notes": report.notes,
@@ -124,6 +131,6 @@ def render(report: Report, ctx: RenderContext) -> str:
         lambda level: template.render(_context(report, ctx, level, everything, full_graph)),
         LEVELS,
         MAX_BYTES,
-        len(report.findings),
+        len(report.findings) + len(report.resolved),
         size=lambda s: len(s.encode("utf-8", "surrogatepass")),
     )
