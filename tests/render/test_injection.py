@@ -84,6 +84,9 @@ def test_terminal_and_workflow_commands_stay_on_their_lines() -> None:
         ("1. list", "1\\. list"),
         ("snake_case *bold*", "snake\\_case \\*bold\\*"),
         ('"quoted"', "&quot;quoted&quot;"),
+        # Issue references: GitHub links `#7`, `owner/repo#7` and `GH-42` and backlinks the issue.
+        ("GH-42 owner/repo#7", "GH\u200b-42 owner/repo\\#\u200b7"),
+        ("bidi\u061cmark", "bidi\ufffdmark"),
     ],
 )
 def test_md_escapes(raw: str, expected: str) -> None:

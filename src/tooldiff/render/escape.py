@@ -26,10 +26,14 @@ _MD_TABLE.update(
 # Line breaks of every kind end a table row or a list item: fold them into spaces.
 _BREAKS = re.compile(r"[\r\n\v\f\x85\u2028\u2029]+")
 # C0/C1 controls, ANSI escapes' ESC, and bidi overrides that could make text read differently than it is.
-_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f]")
+_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u061c\u202a-\u202e\u2066-\u2069\u200e\u200f]")
 _SPACES = re.compile(r"[ \t]+")
 # `@user`, `@org/team`: GitHub notifies them. A zero-width space after `@` keeps the text, drops the ping.
 _MENTION = re.compile(r"@(?=[A-Za-z0-9])")
+# `#7`, `owner/repo#7`, `GH-42`: GitHub links the issue and backlinks it from there (a `\#` escape does not
+# stop that, it works on the rendered text); a zero-width space breaks the reference.
+_HASH_REF = re.compile(r"#(?=\d)")
+_GH_REF = re.compile(r"\b(GH)-(?=\d)", re.IGNORECASE)
 # Script URL schemes, even spelled with spaces or mixed case; the colon gets a zero-width space. Web schemes
 # too: GitHub autolinks a bare `https://` or `www.` anywhere in text, and tool text must not become a link.
 _SCHEME = re.compile(r"(javascript|vbscript|data|file|https?|ftp)(\s*):", re.IGNORECASE)
@@ -60,6 +64,7 @@ def md(value: object, limit: int = 0) -> str:
     text = _SCHEME.sub(lambda m: m.group(1) + m.group(2) + ZWSP + ":", text)
     text = _WWW.sub(lambda m: m.group(1) + ZWSP + ".", text)
     text = _MENTION.sub("@" + ZWSP, text)
+    text = _GH_REF.sub(lambda m: m.group(1) + ZWSP + "-", _HASH_REF.sub("#" + ZWSP, text))
     text = text.translate(_MD_TABLE)
     return _LEADING.sub(lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), text)
 
