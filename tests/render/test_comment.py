@@ -152,3 +152,13 @@ def test_summary_sizes_resolved_findings_and_says_what_it_left_out() -> None:
     shown = out.count("Finding number")
     assert shown > 1000  # far more than the 12 new findings' worth
     assert "resolved finding" in out and "Left out" in out
+
+
+def test_an_audit_with_accepted_findings_says_new() -> None:
+    audit = reports.audit()
+    accepted = replace(audit, findings=tuple(replace(f, status="baselined") for f in audit.findings))
+    assert "no new findings in" in markdown.verdict(accepted)
+    some = replace(audit, findings=(*accepted.findings[1:], replace(audit.findings[0], status="new")))
+    assert " new " in markdown.verdict(some).split(" in ")[0]
+    only_new = replace(audit, findings=tuple(f for f in audit.findings if f.status == "new"))
+    assert "new" not in markdown.verdict(only_new).split(" in ")[0]  # nothing accepted: plain counts

@@ -60,8 +60,10 @@ def verdict(report: Report) -> str:
         found = "no new findings" if found == "none" else found
         tokens = view.delta_text(report)
         return f"{icon} **tooldiff**: {found}{' · ' + tokens if tokens else ''}"
-    found = view.counts_text(new)
-    found = "no findings" if found == "none" else found
+    # With accepted (baselined, ignored) findings beside them, the new ones are called new, as in the text.
+    accepted = any(f.status != "new" for f in report.findings)
+    found = view.counts_text({f"new {k}" if accepted else k: v for k, v in new.items()})
+    found = ("no new findings" if accepted else "no findings") if found == "none" else found
     return f"{icon} **tooldiff**: {found} in {plural(len(report.tools), 'tool')}"
 
 
