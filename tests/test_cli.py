@@ -352,3 +352,31 @@ def test_skip_non_tool_files_is_for_hooks_that_pass_every_json_file(
     code, out, _ = run(capsys, "check", "--skip-non-tool-files", *files, "broken.json", "--format", "json")
     assert code == 1 and [f["file"] for f in json.loads(out)["findings"] if f["code"] == "parse-error"] == [
         "broken.json"]
+
+
+def test_describe_places_each_tool_by_file_and_counts_its_own_findings(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two files of one config toolset both define search_docs: each row says its file and line and holds
+    its own findings; a pair of the two counts once; wide characters keep the columns aligned."""
+    (tmp_path / "tools").mkdir()
+    search = {"name": "search_docs", "description": "Search the docs for pages matching a query.",
+              "input_schema": {"type": "object", "properties": {"query": {"type": "string"}}}}
+    described = {**search, "input_schema": {"type": "object", "properties": {
+        "query": {"type": "string", "description": "Words to look for."}}}}
+    wide = {"name": "検索ツール", "description": "ドキュメントを検索する。",
+            "input_schema": {"type": "object"}}
+    (tmp_path / "tools" / "a.json").write_text(json.dumps([described, wide]), encoding="utf-8")
+    (tmp_path / "tools" / "b.json").write_text(json.dumps([search]), encoding="utf-8")
+    config = "toolsets:\n  - {name: agent, files: ['tools/*.json']}\n"
+    (tmp_path / ".tooldiff.yml").write_text(config, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = run(capsys, "describe", "tools")
+    rows = out.strip().splitlines()
+    a, b = (r for r in rows if r.startswith("search_docs "))
+    assert "tools/a.json:1" in a and "tools/b.json:1" in b and "agent" in a
+    assert "missing-description" not in a and "info missing-description" in b
+    assert "×2" not in a.split("intent-overlap")[-1][:4]  # the self-pair is one finding, counted once
+    from unicodedata import east_asian_width
+    widths = {sum(2 if east_asian_width(c) in "WF" else 1 for c in r.split("  agent")[0]) for r in rows[1:]}
+    assert len(widths) == 1, rows

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from unicodedata import combining, east_asian_width
 
 from tooldiff.model import SEVERITY_RANK, Report
 from tooldiff.render.escape import plain
@@ -21,24 +22,42 @@ def _cut(cell: str) -> str:
 
 
 def render_describe(report: Report) -> str:
-    found: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
+    # A finding on one tool belongs to that tool's row (two same-named tools in a toolset are two rows, told
+    # apart by file); a pair finding to both tools' rows, once each.
+    own: dict[tuple[str, str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
+    shared: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
     for f in report.findings:
-        for name in f.tools:
-            found[(f.toolset, name)][(f.severity, f.code)] += 1
+        names = set(f.tools)
+        if len(names) == 1:
+            own[(f.toolset, f.tools[0], f.file)][(f.severity, f.code)] += 1
+            continue
+        for name in names:
+            shared[(f.toolset, name)][(f.severity, f.code)] += 1
     methods = list(report.token_methods)
-    header = ["tool", "toolset", *(f"tokens[{m}]" for m in methods), "schemaHash", "targets", "findings"]
+    by_toolset = any(t.toolset != t.file for t in report.tools)  # a folder or config toolset: name it
+    header = ["tool", "file", *(["toolset"] if by_toolset else []), *(f"tokens[{m}]" for m in methods),
+              "schemaHash", "targets", "findings"]
     rows = [header]
     for t in report.tools:
         counts = [str(t.tokens.get(m, {}).get("head", "")) for m in methods]
         # Names and paths are PR text: no escape sequence, bidi override or line break reaches the terminal.
-        cells = [plain(t.name), f"{plain(t.toolset)}:{t.line}", *counts, t.schema_hash, ",".join(t.targets)]
-        rows.append([*map(_cut, cells), _findings_cell(found.get((t.toolset, t.name), Counter()))])
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header) - 1)]
-    lines = ["  ".join([*(c.ljust(w) for c, w in zip(r[:-1], widths, strict=True)), r[-1]]).rstrip()
-             for r in rows]
+        cells = [plain(t.name), f"{plain(t.file)}:{t.line}", *([plain(t.toolset)] if by_toolset else []),
+                 *counts, t.schema_hash, ",".join(t.targets)]
+        found = own.get((t.toolset, t.name, t.file), Counter()) + shared.get((t.toolset, t.name), Counter())
+        rows.append([*map(_cut, cells), _findings_cell(found)])
+    widths = [max(_width(r[i]) for r in rows) for i in range(len(header) - 1)]
+    lines = ["  ".join([*(c + " " * (w - _width(c)) for c, w in zip(r[:-1], widths, strict=True)), r[-1]])
+             .rstrip() for r in rows]
     # A file that does not parse has no tool row: say so, or it would look like a file without tools.
     broken = sorted((f for f in report.findings if f.code == "parse-error"), key=lambda f: (f.file, f.line))
     if broken:
         lines.append("")
         lines.extend(f"{plain(f.file)}:{f.line}: not read: {plain(f.message)}" for f in broken)
     return "\n".join(lines) + "\n"
+
+
+def _width(text: str) -> int:
+    """Columns a terminal gives `text`: East Asian wide characters take two, combining marks none."""
+    if text.isascii():
+        return len(text)
+    return sum(0 if combining(c) else 2 if east_asian_width(c) in "WF" else 1 for c in text)
