@@ -162,3 +162,15 @@ def test_an_audit_with_accepted_findings_says_new() -> None:
     assert " new " in markdown.verdict(some).split(" in ")[0]
     only_new = replace(audit, findings=tuple(f for f in audit.findings if f.status == "new"))
     assert "new" not in markdown.verdict(only_new).split(" in ")[0]  # nothing accepted: plain counts
+
+
+def test_the_leanest_comment_has_no_empty_fold() -> None:
+    big = reports.many(3000)
+    report = replace(big, findings=tuple(replace(f, status="existing") for f in big.findings))
+    out = markdown.render(report, replace(CTX, max_chars=3_000))
+    assert len(out) <= 3_000
+    if "<details>" in out:
+        body = out.split("</summary>", 1)[1].split("</details>", 1)[0]
+        assert body.strip(), "a fold with nothing in it"
+    else:
+        assert "not new in this PR" in out
