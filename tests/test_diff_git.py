@@ -288,10 +288,10 @@ def test_a_folder_of_one_tool_files_that_stops_being_one_keeps_its_tools_in_plac
     git(root, "checkout", "-q", "-b", "pr")
     two = commit(root, {"mcp/search.json": [search, find]}, "a second tool in one file")
     one = commit(root, {"mcp/search.json": search}, "and back: the folder is one toolset again")
-    for base, head, want in (("main", two, "added"), (two, one, "removed")):
+    # The head's grouping is the one reported: a toolset per file, then the folder's one toolset again.
+    for base, head, want, where in (("main", two, "added", "mcp/search.json"), (two, one, "removed", "mcp")):
         report = run_diff(root, base, head, token_methods=("estimate",))
-        assert [(t.name, t.toolset, t.change) for t in report.tools] == [
-            ("find_document", "mcp/search.json", want)]
+        assert [(t.name, t.toolset, t.change) for t in report.tools] == [("find_document", where, want)]
         assert any("mcp" in n and "toolset per file" in n for n in report.notes), report.notes
         assert not [f for f in report.findings if f.status == "new" and "find_document" not in f.tools]
 
@@ -372,3 +372,22 @@ def test_a_new_pair_finding_points_at_the_changed_tool(tmp_path: Path) -> None:
     report = run_diff(root, "main", "pr", token_methods=("estimate",))
     [finding] = overlap(report)
     assert finding.file == "tools/find_document.json"
+
+
+def test_a_folder_that_becomes_one_toolset_reports_its_new_cross_file_pairs(tmp_path: Path) -> None:
+    """A file loses its second tool, so the folder is one toolset at head: pairs across its files are
+    compared from now on, and a new overlap between two of them is new (as check at head will say)."""
+    root = init(tmp_path / "repo")
+    delete = tool("delete_file", "Delete one file from the project workspace.", {"path": {}}, ["path"])
+    users = tool("list_users", "List the users of the workspace with their roles.", {}, None)
+    weather = tool("get_weather", "Get the current weather for a city.", {"city": {}}, ["city"])
+    commit(root, {"tools/a.json": [delete, users], "tools/b.json": [weather]}, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    remove = tool("remove_file", "Delete one file from the project workspace.", {"path": {}}, ["path"])
+    commit(root, {"tools/a.json": [delete], "tools/b.json": [remove]}, "regroup")
+    report = run_diff(root, "main", "pr", token_methods=("estimate",))
+    pair_codes = ("intent-overlap", "mutual-nondistinction", "blast-radius-twin")
+    new = [f for f in report.findings if f.status == "new" and f.code in pair_codes]
+    assert [sorted(f.tools) for f in new] == [["delete_file", "remove_file"]]
+    changes = sorted((t.name, t.change) for t in report.tools)
+    assert changes == [("get_weather", "removed"), ("list_users", "removed"), ("remove_file", "added")]

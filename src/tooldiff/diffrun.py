@@ -136,9 +136,10 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     """The diff report of two discovered trees analysed with one config (`token_methods`: see check).
     The baseline is read from the side the config came from (`baseline_from`): an untrusted head
     cannot accept its own findings."""
-    b_toolsets, h_toolsets, regrouped = regroup.align(base.toolsets, head.toolsets)
-    if regrouped:
-        notes = (*notes, regroup.note(regrouped))
+    aligned = regroup.align(base.toolsets, head.toolsets)
+    b_toolsets, h_toolsets = aligned.base, head.toolsets
+    if aligned.folders:
+        notes = (*notes, regroup.note(aligned.folders))
     tree = diff_toolsets(b_toolsets, h_toolsets, renames)
     base_scope, head_scope = widen(tree, *scopes(tree, full=full), config)
     base_sets = _pick(b_toolsets, base_scope.changed_toolsets, full)
@@ -147,12 +148,13 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
                      token_methods=token_methods)
     a_head = analyse(head_sets, config, head.files, scope=head_scope, parse_errors=head.errors,
                      token_methods=token_methods)
-    moved = translate(a_base.findings, tree, renames)
+    base_findings = aligned.drop_unseen(a_base.findings)
+    moved = translate(base_findings, tree, renames)
     marked, resolved = compare(moved, a_head.findings)
     trusted = head.source if baseline_from == "head" else base.source
     baseline = load_baseline(trusted.read_many([config.baseline]).get(config.baseline), config.baseline)
     findings = apply_status(marked, baseline, config)
-    stale = _stale_entries(a_base.findings, moved, {f.fingerprint for f in marked}, baseline.entries)
+    stale = _stale_entries(base_findings, moved, {f.fingerprint for f in marked}, baseline.entries)
     if stale:
         notes = (*notes, f"{stale} finding{'s' * (stale != 1)} accepted in {config.baseline} moved with a "
                  "renamed toolset or tool, so the baseline no longer names them: run `tooldiff baseline` in "

@@ -1,18 +1,22 @@
-"""Both refs of a diff grouped alike where a folder of one-tool files stops (or starts) being one.
+"""The base of a diff grouped as the head is, where a folder of one-tool files stops (or starts) being one.
 
 A folder whose files each hold one tool is one toolset (`discover.group_toolsets`); once one of its files
-holds two tools, each file is a toolset. A PR that adds a second tool to one file would otherwise show every
-other tool of the folder as removed from one toolset and added to another. Such a folder is compared as a
-toolset per file on both refs, and the diff says so.
+holds two tools, each file is a toolset. A PR that adds a second tool to one file (or takes it away) would
+otherwise show every other tool of the folder as removed from one toolset and added to another.
+
+The head is always analysed as it is grouped, so its findings are those of `check` at head. The base is
+regrouped to match: a folder toolset split into a toolset per file, or toolsets per file merged into the
+folder's. In a merged base, pairs across two of its former toolsets were never compared at base, so their
+findings are dropped (`drop_unseen`): at head they are new, as `check` at head minus `check` at base says.
 """
 
 from __future__ import annotations
 
 import posixpath
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
-from tooldiff.model import Toolset
+from tooldiff.model import Finding, Toolset
 
 
 def _folder(path: str) -> str:
@@ -35,31 +39,65 @@ def _per_file_folders(toolsets: Sequence[Toolset]) -> set[str]:
     return {folder for folder, n in count.items() if n >= 2}
 
 
-def _split(toolsets: Sequence[Toolset], folders: set[str]) -> list[Toolset]:
+@dataclass(frozen=True, slots=True)
+class Aligned:
+    base: list[Toolset]
+    folders: list[str]  # regrouped, for the note
+    # Merged folder id -> tool name -> the former toolsets (files) that held a tool of that name.
+    merged: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+
+    def drop_unseen(self, findings: Sequence[Finding]) -> list[Finding]:
+        """Base findings without the pairs across two former toolsets of a merged folder."""
+        if not self.merged:
+            return list(findings)
+        return [f for f in findings if not self._across(f)]
+
+    def _across(self, f: Finding) -> bool:
+        homes = self.merged.get(f.toolset)
+        names = set(f.tools)
+        if homes is None or len(names) < 2:
+            return False
+        a, b = (homes.get(n, set()) for n in sorted(names)[:2])
+        return not (a & b)
+
+
+def _split(ts: Toolset) -> list[Toolset]:
+    return [Toolset(id=path, files=(path,), tools=tuple(replace(t, toolset=path) for t in ts.tools
+                                                         if t.file == path))
+            for path in ts.files]
+
+
+def align(base: Sequence[Toolset], head: Sequence[Toolset]) -> Aligned:
+    """The base regrouped where a folder is one toolset on one ref and a toolset per file on the other."""
+    split = {f for ts in base if (f := folder_toolset(ts)) is not None} & _per_file_folders(head)
+    merge = {f for ts in head if (f := folder_toolset(ts)) is not None} & _per_file_folders(base)
+    if not split and not merge:
+        return Aligned(list(base), [])
     out: list[Toolset] = []
-    for ts in toolsets:
-        if folder_toolset(ts) not in folders:
+    parts: dict[str, list[Toolset]] = {}
+    for ts in base:
+        if folder_toolset(ts) in split:
+            out.extend(_split(ts))
+        elif ts.files == (ts.id,) and _folder(ts.id) in merge:
+            parts.setdefault(_folder(ts.id), []).append(ts)
+        else:
             out.append(ts)
-            continue
-        for path in ts.files:
-            tools = tuple(replace(t, toolset=path) for t in ts.tools if t.file == path)
-            out.append(Toolset(id=path, files=(path,), tools=tools))
-    return sorted(out, key=lambda ts: ts.id)
-
-
-def align(base: Sequence[Toolset], head: Sequence[Toolset]) -> tuple[list[Toolset], list[Toolset], list[str]]:
-    """(base, head, the folders regrouped): a folder that is one toolset on one ref and a toolset per file
-    on the other is a toolset per file on both."""
-    b_folders = {f for ts in base if (f := folder_toolset(ts)) is not None}
-    h_folders = {f for ts in head if (f := folder_toolset(ts)) is not None}
-    folders = (b_folders & _per_file_folders(head)) | (h_folders & _per_file_folders(base))
-    if not folders:
-        return list(base), list(head), []
-    return _split(base, folders), _split(head, folders), sorted(folders)
+    merged: dict[str, dict[str, set[str]]] = {}
+    for folder, members in parts.items():
+        members.sort(key=lambda ts: ts.id)
+        tools = tuple(replace(t, toolset=folder) for ts in members for t in ts.tools)
+        out.append(Toolset(id=folder, files=tuple(ts.id for ts in members), tools=tools))
+        homes: dict[str, set[str]] = {}
+        for ts in members:
+            for t in ts.tools:
+                homes.setdefault(t.name, set()).add(ts.id)
+        merged[folder] = homes
+    return Aligned(sorted(out, key=lambda ts: ts.id), sorted(split | merge), merged)
 
 
 def note(folders: Sequence[str]) -> str:
     # Plain text: notes are escaped for Markdown as untrusted (a folder name is), so no code spans.
     names = ", ".join(f"{f}/" for f in folders)
     return (f"In {names} a file holds more than one tool at one ref and none does at the other, so the "
-            "folder is not one toolset there; both refs were compared with a toolset per file.")
+            "folder is one toolset at one ref and a toolset per file at the other; the base was grouped as "
+            "the head is to compare them.")
