@@ -106,3 +106,21 @@ def test_an_unwritable_baseline_path_is_a_usage_error(tmp_path: Path, monkeypatc
     assert main(["baseline"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("tooldiff: cannot write ") and "taken/bl.json" in err and "Traceback" not in err
+
+
+def test_a_partial_baseline_keeps_the_entries_of_a_config_toolset_it_read_in_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    for folder, name in (("a", "alpha_thing"), ("b", "beta_thing")):
+        (tmp_path / folder).mkdir()
+        tool = {"name": name, "description": f"Do the {name} for the user.",
+                "input_schema": {"type": "object", "properties": {"x": {"type": "string"}}}}
+        (tmp_path / folder / "t.json").write_text(json.dumps([tool]), encoding="utf-8")
+    config = "toolsets:\n  - {name: agent, files: ['a/*.json', 'b/*.json']}\n"
+    (tmp_path / ".tooldiff.yml").write_text(config, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["baseline"]) == 0
+    assert main(["baseline", "a"]) == 0
+    assert {k[2] for k in entries(tmp_path)} == {("alpha_thing",), ("beta_thing",)}
+    assert main(["check", "--fail-on", "info"]) == 0

@@ -38,20 +38,28 @@ def load_baseline(data: bytes | None, path: str = ".tooldiff-baseline.json") -> 
         raise BaselineError(f"{path}: not a tooldiff baseline ({exc})") from exc
 
 
-def outside(baseline: Baseline, paths: Sequence[str], toolsets: Collection[str]) -> list[Mapping[str, Any]]:
+def outside(
+    baseline: Baseline, paths: Sequence[str], tools: Collection[tuple[str, str]]
+) -> list[Mapping[str, Any]]:
     """The entries a run over `paths` did not check, so a partial `tooldiff baseline` must keep them.
 
-    An entry is checked when its toolset was analysed in the run, or is a file or folder under one of
-    `paths`; an entry that names no toolset cannot be placed and is kept. No paths: the run checked all.
-    (A config toolset only partly under `paths` counts as checked: its id is in `toolsets`.)"""
+    `tools`: the (toolset, tool name) pairs the run read. An entry is checked when its toolset is a file or
+    folder under one of `paths`, or when the run read its toolset and every tool it names (a config toolset
+    read in part keeps the entries of the tools it did not read); an entry that names no toolset cannot be
+    placed and is kept. No paths: the run checked all."""
     if not paths:
         return []
+    read = {ts for ts, _ in tools}
 
-    def checked(toolset: str) -> bool:
-        return toolset in toolsets or any(toolset == p or toolset.startswith(p + "/") for p in paths)
+    def checked(row: Mapping[str, Any]) -> bool:
+        toolset = str(row["toolset"])
+        if any(toolset == p or toolset.startswith(p + "/") for p in paths):
+            return True
+        listed = row.get("tools")
+        names: list[Any] = listed if isinstance(listed, list) else []
+        return toolset in read and all((toolset, str(n)) in tools for n in names)
 
-    rows = baseline.rows.values()
-    return [row for row in rows if not row.get("toolset") or not checked(str(row["toolset"]))]
+    return [row for row in baseline.rows.values() if not row.get("toolset") or not checked(row)]
 
 
 def dump_baseline(findings: Iterable[Finding], reason: str = "accepted when the baseline was written",

@@ -289,7 +289,7 @@ def _baseline(args: argparse.Namespace) -> int:
     target = run.home / run.config.baseline
     old = load_baseline(target.read_bytes() if target.is_file() else None, run.config.baseline)
     # Over some paths only (a subfolder, paths given), the entries this run did not check stay as they are.
-    unchecked = outside(old, run.paths, {ts.id for ts in report.toolsets})
+    unchecked = outside(old, run.paths, {(t.toolset, t.name) for t in report.tools})
     _write(target, dump_baseline(keep, args.reason, unchecked))
     also = f" (and kept {len(unchecked)} outside the paths checked)" if unchecked else ""
     print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {target}{also}", file=sys.stderr)
