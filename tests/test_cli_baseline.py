@@ -124,3 +124,19 @@ def test_a_partial_baseline_keeps_the_entries_of_a_config_toolset_it_read_in_par
     assert main(["baseline", "a"]) == 0
     assert {k[2] for k in entries(tmp_path)} == {("alpha_thing",), ("beta_thing",)}
     assert main(["check", "--fail-on", "info"]) == 0
+
+
+def test_an_ignore_names_a_toolset_finding_by_its_toolset(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "legacy").mkdir()
+    (tmp_path / "legacy" / "tools.json").write_bytes(HEAD.read_bytes())
+    config = ("budgets: {toolset_tokens: 10}\n"
+              "ignores:\n  - {code: token-budget, tool: 'legacy/*', reason: being split up}\n")
+    (tmp_path / ".tooldiff.yml").write_text(config, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--fail-on", "warning", "--format", "json", "-o", "out.json"]) == 1  # the overlap
+    findings = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))["findings"]
+    [budget] = [f for f in findings if f["code"] == "token-budget"]
+    assert (budget["status"], budget["reason"]) == ("ignored", "being split up")

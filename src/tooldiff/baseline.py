@@ -83,7 +83,9 @@ def _ignore_reason(finding: Finding, config: Config) -> str | None:
     for ig in config.ignores:
         if ig.code not in (finding.code, "*"):
             continue
-        if any(fnmatch.fnmatchcase(name, ig.tool) for name in finding.tools) or ig.tool == "*":
+        # A toolset finding (too-many-tools, token-budget) names no tool: `tool` then matches its toolset.
+        names = finding.tools or (finding.toolset,)
+        if any(fnmatch.fnmatchcase(name, ig.tool) for name in names) or ig.tool == "*":
             return ig.reason
     return None
 
