@@ -110,21 +110,35 @@ def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
     return out
 
 
+def _signature(t: Tool) -> tuple[Any, ...]:
+    """What `_parts` compares, once per tool: equal signatures, no changed part."""
+    return (t.description, t.strict, canonical(t.input_schema), canonical(dict(t.annotations or {})),
+            t.title, t.format)
+
+
 def _same_named(pending: dict[str, list[Tool]], head: Sequence[Tool]) -> dict[int, Tool]:
     """Head index -> its unchanged base tool, for names held by more than one tool on either side (a
     variant beside the original), taken out of `pending`: the variant is then the one added or modified,
-    wherever it sits."""
+    wherever it sits. One signature per tool: many same-named tools stay linear."""
     counts: dict[str, int] = {}
     for h in head:
         counts[h.name] = counts.get(h.name, 0) + 1
+    twins = {n for n, olds in pending.items() if len(olds) > 1 or counts.get(n, 0) > 1}
+    if not twins:
+        return {}
+    by_sig: dict[tuple[str, tuple[Any, ...]], list[Tool]] = {}
+    for name in twins:
+        for o in pending.get(name, ()):
+            by_sig.setdefault((name, _signature(o)), []).append(o)
     out: dict[int, Tool] = {}
     for i, h in enumerate(head):
-        olds = pending.get(h.name)
-        if not olds or (counts[h.name] < 2 and len(olds) < 2):
+        if h.name not in twins:
             continue
-        k = next((j for j, o in enumerate(olds) if not _parts(o, h)), None)
-        if k is not None:
-            out[i] = olds.pop(k)
+        same = by_sig.get((h.name, _signature(h)))
+        if same:
+            b = same.pop(0)
+            pending[h.name].remove(b)
+            out[i] = b
     return out
 
 
@@ -166,6 +180,7 @@ def match_toolsets(
     head_ids = {ts.id for ts in head}
     home = {f: ts.id for ts in head for f in ts.files}
     out: dict[str, str] = {}
+    used: set[str] = set()  # out's values: a set, as `in out.values()` is linear (20k toolsets)
     for ts in base:
         if ts.id in renames and renames[ts.id] in home:
             target: str | None = home[renames[ts.id]]
@@ -174,8 +189,9 @@ def match_toolsets(
         else:
             votes = Counter(home[renames.get(f, f)] for f in ts.files if renames.get(f, f) in home)
             target = votes.most_common(1)[0][0] if votes else None
-        if target is not None and target not in out.values():
+        if target is not None and target not in used:
             out[ts.id] = target
+            used.add(target)
     out.update(_same_tools(base, head, out))
     return out
 
@@ -188,22 +204,37 @@ SAME_TOOLS = 0.5
 def _same_tools(
     base: Sequence[Toolset], head: Sequence[Toolset], matched: Mapping[str, str]
 ) -> dict[str, str]:
-    """Base id -> head id for the toolsets left unmatched on both sides whose tools are mostly the same."""
+    """Base id -> head id for the toolsets left unmatched on both sides whose tools are mostly the same.
+    Only toolsets that share a tool name are compared (an index of names), so big trees stay linear."""
     taken = set(matched.values())
-    olds = [ts for ts in base if ts.id not in matched]
-    news = [ts for ts in head if ts.id not in taken and ts.id not in {b.id for b in base}]
+    base_ids = {b.id for b in base}
+    news = [ts for ts in head if ts.id not in taken and ts.id not in base_ids]
+    if not news:
+        return {}
+    names_of = {h.id: {t.name for t in h.tools} for h in news}
+    holders: dict[str, list[str]] = {}
+    for h_id, names in names_of.items():
+        for n in names:
+            holders.setdefault(n, []).append(h_id)
     scored = []
-    for b in olds:
+    for b in base:
+        if b.id in matched:
+            continue
         b_names = {t.name for t in b.tools}
-        for h in news:
-            h_names = {t.name for t in h.tools}
-            share = len(b_names & h_names) / len(b_names | h_names) if b_names | h_names else 0.0
+        common: dict[str, int] = {}
+        for n in b_names:
+            for h_id in holders.get(n, ()):
+                common[h_id] = common.get(h_id, 0) + 1
+        for h_id, k in common.items():
+            share = k / len(b_names | names_of[h_id])
             if share >= SAME_TOOLS:
-                scored.append((-share, b.id, h.id))
+                scored.append((-share, b.id, h_id))
     out: dict[str, str] = {}
+    used: set[str] = set()
     for _, b_id, h_id in sorted(scored):
-        if b_id not in out and h_id not in out.values():
+        if b_id not in out and h_id not in used:
             out[b_id] = h_id
+            used.add(h_id)
     return out
 
 
