@@ -112,9 +112,17 @@ class Config:
         return next((s.budget for s in self.toolsets if s.name == toolset_id and s.budget is not None), None)
 
     def toolset_budget(self, toolset_id: str) -> int | None:
-        """The toolset's own budget wins over `budgets.toolset_tokens`."""
-        own = self.own_budget(toolset_id)
-        return self.budgets.toolset_tokens if own is None else own
+        """The budget `token-budget` holds the toolset to (the report shows it): its own, else the rule's."""
+        budget = self.toolset_rule_options("token-budget", toolset_id).get("budget")
+        return budget if isinstance(budget, int) else None
+
+    def toolset_rule_options(self, code: str, toolset_id: str) -> dict[str, Any]:
+        """`rule_options`, with what one toolset sets for itself on top (its own `budget` wins)."""
+        out = self.rule_options(code)
+        own = self.own_budget(toolset_id) if code == "token-budget" else None
+        if own is not None:
+            out["budget"] = own
+        return out
 
     def rule_enabled(self, code: str) -> bool:
         rule = self.rules.get(code)

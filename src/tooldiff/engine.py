@@ -209,9 +209,8 @@ class Engine:
         ctx = self._contexts.get(key)
         if ctx is None:
             options = self._options[code]
-            own = self.config.own_budget(toolset_id) if code == "token-budget" else None
-            if own is not None:  # a toolset's own budget wins over the global one
-                options = {**options, "budget": own}
+            if toolset_id:  # what the toolset sets for itself (its own budget) wins
+                options = {**options, **self.config.toolset_rule_options(code, toolset_id)}
             ctx = self._contexts[key] = Context(
                 targets=targets,
                 options=options,
