@@ -68,6 +68,9 @@ def _failed(step: str, exc: GitHubError) -> tuple[str, str, bool]:
                           "runs need `pull-requests: write`. The findings are in this summary and the "
                           "annotations."), False
     if exc.status == 404:
+        if step not in PR_STEPS:  # the check run is on a commit
+            return "notice", (f"No {step} was posted: GitHub did not find the commit or the repository "
+                              f"({exc}); it may have been force-pushed away."), False
         return "notice", f"The pull request was not found ({exc}); it may have been closed or deleted.", False
     return "error", f"Posting to GitHub failed ({step}): {exc}", True
 

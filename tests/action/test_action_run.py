@@ -169,3 +169,12 @@ def test_a_pr_gone_names_the_review_not_tried_and_still_makes_the_check_run(
     out = capsys.readouterr().out
     assert "The pull request was not found" in out and "Not tried for the same reason: the review." in out
     assert fake.reviews == [] and len(fake.check_runs) == 1
+
+
+def test_a_404_on_the_check_run_names_the_commit_not_the_pull_request() -> None:
+    from tooldiff.actionpost import _failed
+    from tooldiff.github import GitHubError
+
+    level, note, hard = _failed("check run", GitHubError("create check run", 404, "Not Found"))
+    assert (level, hard) == ("notice", False) and "commit" in note and "pull request" not in note
+    assert "pull request was not found" in _failed("PR comment", GitHubError("list", 404, "Not Found"))[1]
