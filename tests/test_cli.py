@@ -380,3 +380,23 @@ def test_describe_places_each_tool_by_file_and_counts_its_own_findings(
     from unicodedata import east_asian_width
     widths = {sum(2 if east_asian_width(c) in "WF" else 1 for c in r.split("  agent")[0]) for r in rows[1:]}
     assert len(widths) == 1, rows
+
+
+def test_text_paths_open_from_where_the_command_ran(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run from a subfolder, the text output's `path:line` is relative to it (an editor or a terminal opens
+    it); JSON keeps repository-relative paths, as CI and the baseline see them."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "agents" / "helpdesk").mkdir(parents=True)
+    (tmp_path / "agents" / "helpdesk" / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    (tmp_path / "other").mkdir()
+    monkeypatch.chdir(tmp_path / "other")
+    _, out, _ = run(capsys, "check", "../agents")
+    first = out.splitlines()[0].split(":")[0]
+    assert first == "../agents/helpdesk/tools.json" and (tmp_path / "other" / first).is_file()
+    _, out, _ = run(capsys, "check", "../agents", "--format", "json")
+    assert {f["file"] for f in json.loads(out)["findings"]} == {"agents/helpdesk/tools.json"}
+    monkeypatch.chdir(tmp_path / "agents")
+    _, out, _ = run(capsys, "describe", "helpdesk")
+    assert "helpdesk/tools.json:3" in out.splitlines()[1]

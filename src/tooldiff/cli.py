@@ -34,17 +34,29 @@ def failing(report: Report, fail_on: str) -> int:
     return sum(1 for f in report.findings if f.status == "new" and SEVERITY_RANK[f.severity] <= limit)
 
 
-def _emit(report: Report, fmt: str, output: str | None, statistics: bool = False) -> None:
+def _emit(
+    report: Report, fmt: str, output: str | None, statistics: bool = False, root: Path | None = None
+) -> None:
+    """`root`: the folder the report's paths are relative to; text shows them from where the command ran."""
     from tooldiff.progress import colour_wanted
     from tooldiff.render import RenderContext, render
 
     colour = fmt == "text" and output is None and colour_wanted(sys.stdout)
-    text = render(fmt, report, RenderContext(colour=colour, statistics=statistics))
+    prefix = _prefix(root) if fmt == "text" else ""
+    text = render(fmt, report, RenderContext(colour=colour, statistics=statistics, path_prefix=prefix))
     text = text if text.endswith("\n") else text + "\n"  # a file gets what stdout shows
     if output:
         _write(Path(output), text)
     else:
         sys.stdout.write(text)
+
+
+def _prefix(root: Path | None) -> str:
+    """`root` from the working folder, as a path prefix ("" when they are one)."""
+    if root is None:
+        return ""
+    rel = os.path.relpath(root.absolute(), Path.cwd().absolute())
+    return "" if rel == "." else Path(rel).as_posix()
 
 
 def _write(path: Path, text: str) -> None:
@@ -194,15 +206,19 @@ def _dispatch(args: argparse.Namespace) -> int:
         with Progress(sys.stderr, interactive(sys.stderr)) as progress:
             report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args),
                                progress=progress.update, named=run.named and not args.skip_non_tool_files)
-        _emit(report, args.format, args.output, args.statistics)
+        _emit(report, args.format, args.output, args.statistics, run.source.root)
         return 1 if failing(report, fail_level(args, run.config)) else 0
     if cmd == "diff":
         return _diff(args)
     if cmd == "describe":
-        from tooldiff.check import check_paths
+        from tooldiff.check import invocation, run_check
         from tooldiff.describe import render_describe
+        from tooldiff.render import RenderContext
 
-        sys.stdout.write(render_describe(check_paths(args.paths, args.config)))
+        run = invocation(args.paths, args.config)
+        report = run_check(run.source, run.config, run.paths, named=run.named)
+        shown = RenderContext(path_prefix=_prefix(run.source.root)).shown_path
+        sys.stdout.write(render_describe(report, shown))
         return 0
     if cmd == "baseline":
         return _baseline(args)
@@ -254,6 +270,8 @@ def _diff(args: argparse.Namespace) -> int:
         config = find_config(WorktreeSource(Path.cwd()), args.config) if args.config else None
         report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]), config,
                                         token_methods=_token_methods(args), on_config=used.append)
+        head = Path(args.paths[1])
+        root: Path | None = head if head.is_dir() else head.parent
     elif args.worktree and args.base == "HEAD" and not _has_commits(Path.cwd()):
         # The first commit (the pre-commit hook's case): nothing to compare with, so every finding is new.
         from tooldiff.check import invocation, run_check
@@ -262,12 +280,23 @@ def _diff(args: argparse.Namespace) -> int:
         used.append(run.config)
         report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args),
                            named=run.named)
+        root = run.source.root
     else:
         report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
                                   token_methods=_token_methods(args), config_path=args.config,
                                   on_config=used.append)
-    _emit(report, args.format, args.output, args.statistics)
+        root = _git_root(Path.cwd())
+    _emit(report, args.format, args.output, args.statistics, root)
     return 1 if failing(report, fail_level(args, used[-1])) else 0
+
+
+def _git_root(path: Path) -> Path | None:
+    from tooldiff.gitread import GitError, GitRepo
+
+    try:
+        return GitRepo(path).root
+    except GitError:
+        return None
 
 
 def _has_commits(path: Path) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 
@@ -24,6 +25,14 @@ class RenderContext:
     server_url: str = "https://github.com"
     colour: bool = False
     statistics: bool = False  # text: one line per rule code with its count, instead of every finding
+    # Text: where the report's paths (relative to the run's root) are from where the command ran, so a
+    # `path:line` opens from there ("../.." from a subfolder). The machine formats keep root paths.
+    path_prefix: str = ""
+
+    def shown_path(self, path: str) -> str:
+        if not self.path_prefix or not path:
+            return path
+        return posixpath.normpath(posixpath.join(self.path_prefix, path))
 
     def repo_base(self) -> str | None:
         repo = (self.repo_url or "").strip().rstrip("/")

@@ -7,6 +7,7 @@ appears only when the caller asks for it (`RenderContext.colour`): the CLI decid
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from tooldiff.model import SEVERITY_RANK, Finding, Report
 from tooldiff.render import view
@@ -32,8 +33,13 @@ def _key(f: Finding) -> tuple[str, int, int, str, tuple[str, ...], str]:
     return (f.file, f.line, SEVERITY_RANK.get(f.severity, 9), f.code, f.tools, f.fingerprint)
 
 
-def finding_line(f: Finding, colour: bool = False) -> str:
-    where = plain(f"{f.file}:{f.line}" if f.file and f.line > 0 else f.file or f.toolset or "-", 200)
+def _where(f: Finding, shown: Callable[[str], str]) -> str:
+    where = f"{shown(f.file)}:{f.line}" if f.file and f.line > 0 else shown(f.file) or f.toolset or "-"
+    return plain(where, 200)
+
+
+def finding_line(f: Finding, colour: bool = False, shown: Callable[[str], str] = str) -> str:
+    where = _where(f, shown)
     targets = f" [{', '.join(plain(t, 40) for t in f.targets)}]" if f.targets else ""
     head = f"{_paint(where, 'bold', colour)}: {_paint(f.severity, f.severity, colour)} {plain(f.code, 60)}"
     line = f"{head}{targets} {plain(f.message, 1000)}"
@@ -69,9 +75,9 @@ def render(report: Report, ctx: RenderContext) -> str:
     if ctx.statistics:
         lines = statistics(new)
     else:
-        lines = [finding_line(f, ctx.colour) for f in new]
+        lines = [finding_line(f, ctx.colour, ctx.shown_path) for f in new]
         for f in sorted(report.resolved, key=_key):
-            where = plain(f"{f.file}:{f.line}" if f.file and f.line > 0 else f.file or f.toolset or "-", 200)
+            where = _where(f, ctx.shown_path)
             lines.append(f"{where}: resolved {plain(f.code, 60)} {plain(f.message, 300)}")
     counts = report.counts("new")
     total = sum(counts.values())
