@@ -140,3 +140,13 @@ def test_a_strict_flip_is_its_own_part() -> None:
     old = replace(t("get_forecast"), strict=True)
     [change] = diff_tools([old], [replace(old, strict=False)])
     assert (change.change, change.changed_parts) == ("modified", ("strict",))
+
+
+def test_a_same_named_variant_in_a_new_file_leaves_the_edited_original_modified() -> None:
+    """github-mcp-server's toolsnaps: list_issues.json loses a property while a feature-flag variant file
+    holds the old definition. The file that was there is the one modified; the new file is the one added."""
+    old = t("list_issues", "List issues.", file="list_issues.json")
+    edited = t("list_issues", "List issues, newest first.", file="list_issues.json")
+    variant = t("list_issues", "List issues.", file="list_issues_ff.json")
+    got = sorted((c.change, (c.head or c.base).file) for c in diff_tools([old], [edited, variant]))  # type: ignore[union-attr]
+    assert got == [("added", "list_issues_ff.json"), ("modified", "list_issues.json")]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,28 +117,40 @@ def _signature(t: Tool) -> tuple[Any, ...]:
 
 
 def _same_named(pending: dict[str, list[Tool]], head: Sequence[Tool]) -> dict[int, Tool]:
-    """Head index -> its unchanged base tool, for names held by more than one tool on either side (a
-    variant beside the original), taken out of `pending`: the variant is then the one added or modified,
-    wherever it sits. One signature per tool: many same-named tools stay linear."""
+    """Head index -> its base tool, for names held by more than one tool on either side (a variant beside
+    the original), taken out of `pending`. In turn: the same file and no change; the same file (the file
+    was edited, a variant added elsewhere); no change (the file moved). The rest pair in order. One
+    signature per tool: many same-named tools stay linear."""
     counts: dict[str, int] = {}
     for h in head:
         counts[h.name] = counts.get(h.name, 0) + 1
     twins = {n for n, olds in pending.items() if len(olds) > 1 or counts.get(n, 0) > 1}
     if not twins:
         return {}
-    by_sig: dict[tuple[str, tuple[Any, ...]], list[Tool]] = {}
-    for name in twins:
-        for o in pending.get(name, ()):
-            by_sig.setdefault((name, _signature(o)), []).append(o)
     out: dict[int, Tool] = {}
-    for i, h in enumerate(head):
-        if h.name not in twins:
-            continue
-        same = by_sig.get((h.name, _signature(h)))
-        if same:
-            b = same.pop(0)
-            pending[h.name].remove(b)
-            out[i] = b
+    sigs: dict[int, tuple[Any, ...]] = {}
+
+    def sig(t: Tool) -> tuple[Any, ...]:
+        got = sigs.get(id(t))
+        if got is None:
+            got = sigs[id(t)] = _signature(t)
+        return got
+
+    keys: tuple[Callable[[Tool], Any], ...] = (
+        lambda t: (t.name, t.file, sig(t)), lambda t: (t.name, t.file), lambda t: (t.name, sig(t)))
+    for key in keys:
+        index: dict[Any, list[Tool]] = {}
+        for name in twins:
+            for o in pending.get(name, ()):
+                index.setdefault(key(o), []).append(o)
+        for i, h in enumerate(head):
+            if i in out or h.name not in twins:
+                continue
+            found = index.get(key(h))
+            if found:
+                b = found.pop(0)
+                pending[h.name].remove(b)
+                out[i] = b
     return out
 
 
