@@ -309,3 +309,19 @@ def test_schemaless_tools_need_a_description_or_a_tool_beside_them() -> None:
     mcp = {"name": "ping", "annotations": {"readOnlyHint": True}}
     tools = parse_bytes("c.json", json.dumps(mcp).encode()).tools
     assert [(t.name, t.format) for t in tools] == [("ping", "mcp")]
+
+
+@pytest.mark.parametrize("odd", ["\u2028", "\u0085", "\r"])
+def test_yaml_lines_count_newlines_only(odd: str, tmp_path: Path) -> None:
+    """PyYAML counts U+2028, U+0085 and a lone CR as line breaks; the file's lines are its `\\n`s."""
+    from tooldiff.check import run_check
+    from tooldiff.config import Config
+    from tooldiff.sources import WorktreeSource
+
+    text = (f'tools:\n  - name: first\n    description: "Line one{odd}same line"\n    input_schema:\n'
+            "      type: object\n  - name: second\n    description: Second tool.\n    input_schema:\n"
+            "      type: object\n      properties:\n        city:\n          type: string\n")
+    (tmp_path / "t.yaml").write_bytes(text.encode("utf-8"))
+    report = run_check(WorktreeSource(tmp_path), Config.default())
+    assert [(t.name, t.line) for t in report.tools] == [("first", 2), ("second", 6)]
+    assert [(f.code, f.line) for f in report.findings] == [("missing-description", 11)]

@@ -199,6 +199,21 @@ class LineIndex:
     def __init__(self, text: str) -> None:
         self._text = text
         self._newlines: list[int] | None = None
+        self._quirky: bool | None = None
+
+    @property
+    def quirky(self) -> bool:
+        """Whether the text holds line breaks PyYAML counts and `\n` does not (U+2028, U+2029, U+0085, a
+        lone CR): its marks' lines are then not the file's lines."""
+        if self._quirky is None:
+            t = self._text
+            self._quirky = any(c in t for c in "\u2028\u2029\x85") or t.count("\r") != t.count("\r\n")
+        return self._quirky
+
+    def end_line(self, offset: int) -> int:
+        """The line a value ending just before `offset` ends on (a block value ends at the next line's
+        start, which belongs to the line before)."""
+        return self.line(offset) - (1 if offset > 0 and self._text[offset - 1] == "\n" else 0)
 
     def line(self, offset: int) -> int:
         if self._newlines is None:
@@ -237,13 +252,17 @@ def yaml_node(root: yaml.Node, path: Sequence[str]) -> tuple[yaml.Node | None, y
     return node, key_node
 
 
-def yaml_lines(node: yaml.Node, key: yaml.Node | None) -> tuple[int, int]:
-    """(first line, last line) of a node; a block value ends where the next token starts."""
-    start = (key or node).start_mark.line + 1
+def yaml_lines(node: yaml.Node, key: yaml.Node | None, index: LineIndex | None = None) -> tuple[int, int]:
+    """(first line, last line) of a node; a block value ends where the next token starts. With the text's
+    `index`, lines are counted by `\n` where PyYAML would count other breaks too."""
     last = node
     while isinstance(last, (yaml.MappingNode, yaml.SequenceNode)) and last.value:
         last = last.value[-1][1] if isinstance(last, yaml.MappingNode) else last.value[-1]
     end_mark = last.end_mark  # a block collection's own end mark sits on the next token
+    if index is not None and index.quirky:
+        start = index.line((key or node).start_mark.index)
+        return start, max(start, index.end_line(end_mark.index))
+    start = (key or node).start_mark.line + 1
     end = end_mark.line + (1 if end_mark.column > 0 else 0)
     return start, max(start, end)
 
@@ -380,7 +399,7 @@ class Locator:
             if self._yaml is None:
                 return None
             node, key = yaml_node(self._yaml, path)
-            return None if node is None else yaml_lines(node, key)[0]
+            return None if node is None else yaml_lines(node, key, self._index)[0]
         if self._kind == "jsonl":
             if not path or not path[0].isdigit() or int(path[0]) >= len(self._line_starts):
                 return None

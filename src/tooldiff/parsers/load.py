@@ -56,7 +56,7 @@ class Document:
             out: list[tuple[int, int]] = []
             for hit in found:
                 node, _ = yaml_node(self.node, hit.path)
-                out.append((1, 1) if node is None else yaml_lines(node, None))
+                out.append((1, 1) if node is None else yaml_lines(node, None, index))
             return out
         return self._json_lines(found, index)
 
