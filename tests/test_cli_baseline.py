@@ -140,3 +140,14 @@ def test_an_ignore_names_a_toolset_finding_by_its_toolset(
     findings = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))["findings"]
     [budget] = [f for f in findings if f["code"] == "token-budget"]
     assert (budget["status"], budget["reason"]) == ("ignored", "being split up")
+
+
+def test_an_ignore_of_tools_never_hides_a_file_that_does_not_parse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "search_index.json").write_text('{"tools": [{"name": "search_x", "input_schema": ', "utf-8")
+    config = "ignores:\n  - {code: '*', tool: 'search_*', reason: search tools are fine}\n"
+    (tmp_path / ".tooldiff.yml").write_text(config, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "search_index.json"]) == 1

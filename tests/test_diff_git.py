@@ -391,3 +391,31 @@ def test_a_folder_that_becomes_one_toolset_reports_its_new_cross_file_pairs(tmp_
     assert [sorted(f.tools) for f in new] == [["delete_file", "remove_file"]]
     changes = sorted((t.name, t.change) for t in report.tools)
     assert changes == [("get_weather", "removed"), ("list_users", "removed"), ("remove_file", "added")]
+
+
+@pytest.mark.parametrize("case", ["duplicate", "unchanged pair"])
+def test_a_folder_that_becomes_one_toolset_reports_what_check_at_head_adds(tmp_path: Path, case: str) -> None:
+    """Merged at base to compare, the folder was no toolset there: its toolset findings, and pairs across
+    its former files (even of two unchanged tools), are new, as check at head minus check at base says."""
+    from tooldiff.check import check_paths
+
+    root = init(tmp_path / "repo")
+    users = tool("list_users", "List the users of the workspace with their roles.", {}, None)
+    if case == "duplicate":
+        first = second = tool("search", "Search the docs for pages matching a query.", {"q": {}}, ["q"])
+    else:
+        first = tool("delete_file", "Delete one file from the project workspace.", {"path": {}}, ["path"])
+        second = tool("remove_file", "Delete one file from the project workspace.", {"path": {}}, ["path"])
+    commit(root, {"tools/a.json": [first, users], "tools/b.json": [second]}, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    commit(root, {"tools/a.json": [first]}, "a.json loses list_users: the folder is one toolset")
+    report = run_diff(root, "main", "pr", token_methods=("estimate",))
+
+    def key(f: Any) -> tuple[str, tuple[str, ...], str]:  # toolset ids differ by ref: the folder regrouped
+        return (f.code, tuple(sorted(f.tools)), f.pointer)
+
+    at_head = {key(f) for f in check_paths([], cwd=root).findings}
+    git(root, "checkout", "-q", "main")
+    at_base = {key(f) for f in check_paths([], cwd=root).findings}
+    assert {key(f) for f in report.findings if f.status == "new"} == at_head - at_base
+    assert at_head - at_base  # the case makes something new

@@ -84,7 +84,8 @@ def _ignore_reason(finding: Finding, config: Config) -> str | None:
         if ig.code not in (finding.code, "*"):
             continue
         # A toolset finding (too-many-tools, token-budget) names no tool: `tool` then matches its toolset.
-        names = finding.tools or (finding.toolset,)
+        # A parse-error names none either, and no ignore of a tool may hide a file that does not parse.
+        names = finding.tools or (() if finding.code == "parse-error" else (finding.toolset,))
         if any(fnmatch.fnmatchcase(name, ig.tool) for name in names) or ig.tool == "*":
             return ig.reason
     return None

@@ -29,11 +29,10 @@ def render_describe(report: Report, shown: Callable[[str], str] = str) -> str:
     own: dict[tuple[str, str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
     shared: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
     for f in report.findings:
-        names = set(f.tools)
-        if len(names) == 1:
+        if len(f.tools) == 1:
             own[(f.toolset, f.tools[0], f.file)][(f.severity, f.code)] += 1
             continue
-        for name in names:
+        for name in set(f.tools):
             shared[(f.toolset, name)][(f.severity, f.code)] += 1
     methods = list(report.token_methods)
     by_toolset = any(t.toolset != t.file for t in report.tools)  # a folder or config toolset: name it

@@ -141,7 +141,7 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     if aligned.folders:
         notes = (*notes, regroup.note(aligned.folders))
     tree = diff_toolsets(b_toolsets, h_toolsets, renames)
-    base_scope, head_scope = widen(tree, *scopes(tree, full=full), config)
+    base_scope, head_scope = widen(tree, *scopes(tree, full=full), config, aligned.across)
     base_sets = _pick(b_toolsets, base_scope.changed_toolsets, full)
     head_sets = _pick(h_toolsets, head_scope.changed_toolsets, full)
     a_base = analyse(base_sets, config, base.files, scope=base_scope, parse_errors=base.errors,

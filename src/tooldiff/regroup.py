@@ -16,7 +16,10 @@ import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from tooldiff import rules
 from tooldiff.model import Finding, Toolset
+
+TOOLSET_CODES = frozenset(code for code, module in rules.registry().items() if module.KIND == "toolset")
 
 
 def _folder(path: str) -> str:
@@ -47,18 +50,26 @@ class Aligned:
     merged: dict[str, dict[str, set[str]]] = field(default_factory=dict)
 
     def drop_unseen(self, findings: Sequence[Finding]) -> list[Finding]:
-        """Base findings without the pairs across two former toolsets of a merged folder."""
+        """Base findings without those no base toolset had: on a merged folder, its toolset findings (the
+        folder was not a toolset at base) and its pairs across two former toolsets."""
         if not self.merged:
             return list(findings)
-        return [f for f in findings if not self._across(f)]
+        return [f for f in findings if not self._unseen(f)]
 
-    def _across(self, f: Finding) -> bool:
-        homes = self.merged.get(f.toolset)
-        names = set(f.tools)
-        if homes is None or len(names) < 2:
+    def _unseen(self, f: Finding) -> bool:
+        if f.toolset not in self.merged:
             return False
-        a, b = (homes.get(n, set()) for n in sorted(names)[:2])
-        return not (a & b)
+        if f.code in TOOLSET_CODES:
+            return True
+        return len(f.tools) >= 2 and self.across(f.toolset, f.tools[0], f.tools[1])
+
+    def across(self, toolset_id: str, a: str, b: str) -> bool:
+        """Whether the pair (a, b) of a merged folder spans two of its former toolsets (never compared at
+        base). Two tools of one name cannot be told apart: counted as across."""
+        homes = self.merged.get(toolset_id)
+        if homes is None:
+            return False
+        return a == b or not (homes.get(a, set()) & homes.get(b, set()))
 
 
 def _split(ts: Toolset) -> list[Toolset]:

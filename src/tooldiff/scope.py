@@ -7,7 +7,7 @@ the pairs of the ONE candidate search, `pairs.candidates`, so a diff never sees 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -88,12 +88,15 @@ def _pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 
 
-def widen(diff: TreeDiff, base: Scope, head: Scope, config: Config) -> tuple[Scope, Scope]:
+def widen(diff: TreeDiff, base: Scope, head: Scope, config: Config,
+          unseen: Callable[[str, str, str], bool] | None = None) -> tuple[Scope, Scope]:
     """Add neighbours, and the pairs of two unchanged tools whose candidacy flipped.
 
     The candidate search looks at the whole toolset (how common a term is), so adding a tool can make
     or unmake a pair of two unchanged tools. Analysing those pairs on both sides keeps the invariant:
-    new findings == check(head) - check(base) on the changed toolsets."""
+    new findings == check(head) - check(base) on the changed toolsets. `unseen(toolset, a, b)`: a base
+    pair no base toolset held (across the former toolsets of a regrouped folder, see `regroup`): not a
+    candidate at base."""
     if head.full:
         return base, head
     both = [d for d in diff.changed if d.base is not None and d.head is not None]
@@ -106,7 +109,8 @@ def widen(diff: TreeDiff, base: Scope, head: Scope, config: Config) -> tuple[Sco
         assert d.base_id is not None
         new_name = {c.previous_name: c.name for c in d.tools if c.previous_name is not None}
         old_name = {v: k for k, v in new_name.items()}
-        at_base = {_pair(new_name.get(a, a), new_name.get(b, b)) for a, b in base_c.get(d.base_id, ())}
+        at_base = {_pair(new_name.get(a, a), new_name.get(b, b)) for a, b in base_c.get(d.base_id, ())
+                   if unseen is None or not unseen(d.base_id, a, b)}
         at_head = head_c.get(d.id, set())
         for a, b in at_head:
             if (d.id, a) in head.changed and (d.id, b) not in head.changed:
