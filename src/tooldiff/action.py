@@ -15,16 +15,13 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from tooldiff import actionout, actionpost, gha
 from tooldiff.eventplan import Plan, plan_event
 from tooldiff.github import Publisher, make_client
 from tooldiff.model import Report
 from tooldiff.settings import FailOn, Settings, SettingsError, from_env
-
-if TYPE_CHECKING:
-    from tooldiff.config import Config
 
 
 def _say(message: str) -> None:
@@ -73,10 +70,9 @@ def run(settings: Settings, event: Mapping[str, Any],
     if isinstance(plan, str):
         _say(f"tooldiff: {plan}; nothing to do.")
         return 0
-    used: list[Config] = []
-    report = analyse_plan(settings, plan, used.append)
+    report = analyse_plan(settings, plan)
     # The input wins; else the config the run used (the base's under pull_request_target), else error.
-    fail_on = settings.fail_on or (used[-1].fail_on if used else "error")
+    fail_on = settings.fail_on or report.fail_on
     settings = dataclasses.replace(settings, fail_on=cast(FailOn, fail_on))
     hint = (f"See the job summary: {settings.server_url}/{settings.repository}/actions/runs/{settings.run_id}"
             if settings.run_id and settings.repository else None)

@@ -8,10 +8,8 @@ the head is read from git objects only and both refs use the base's config.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from pathlib import Path
 
-from tooldiff.config import Config
 from tooldiff.eventplan import Plan
 from tooldiff.model import Report
 from tooldiff.settings import Settings, SettingsError
@@ -43,36 +41,26 @@ def merge(a: Report, b: Report) -> Report:
         config_changes=a.config_changes + b.config_changes)
 
 
-OnConfig = Callable[[Config], None]
-
-
-def _diff(settings: Settings, plan: Plan, on_config: OnConfig) -> Report:
+def _diff(settings: Settings, plan: Plan) -> Report:
     from tooldiff import diffrun
 
     assert plan.base is not None and plan.head is not None
-    used: list[Config] = []
-
-    def hear(config: Config) -> None:
-        used.append(config)
-        on_config(config)
-
+    base_dump, head_dump = _dump(settings, settings.base_tools), _dump(settings, settings.head_tools)
+    both = bool(base_dump and head_dump)
+    # On every event the action never runs commands, whoever wrote the config: the dumps stand for them.
     report = diffrun.run_diff(settings.workspace, plan.base, plan.head, paths=settings.paths,
                               config_from="head" if plan.trusted_head else "base", run_commands=False,
                               config_path=settings.config or None, targets=tuple(settings.targets),
-                              on_config=hear)
-    base_dump, head_dump = _dump(settings, settings.base_tools), _dump(settings, settings.head_tools)
+                              commands_refused=None if both else COMMANDS_REFUSED)
     if base_dump and head_dump:
         report = merge(report, diffrun.run_diff_paths(base_dump, head_dump))
     elif base_dump or head_dump:
         report = dataclasses.replace(report, notes=(
             *report.notes, "Code-defined tools were not compared: give both `base-tools` and `head-tools`."))
-    if used and used[-1].sources and not (base_dump and head_dump):
-        # On every event: the action never runs commands, whoever wrote the config.
-        report = dataclasses.replace(report, notes=(*report.notes, COMMANDS_REFUSED))
     return report
 
 
-def _audit(settings: Settings, plan: Plan, on_config: OnConfig) -> Report:
+def _audit(settings: Settings, plan: Plan) -> Report:
     from tooldiff.check import find_config, run_check
     from tooldiff.gitread import GitError, GitRepo, GitSource
     from tooldiff.sources import FileSource, WorktreeSource
@@ -94,7 +82,6 @@ def _audit(settings: Settings, plan: Plan, on_config: OnConfig) -> Report:
     config = find_config(trusted or source, settings.config)
     if settings.targets and hasattr(config, "targets"):
         config = dataclasses.replace(config, targets=tuple(settings.targets))
-    on_config(config)
     report = run_check(source, config, settings.paths, mode="audit", head_ref=head, baseline_source=trusted)
     head_dump = _dump(settings, settings.head_tools)
     if head_dump:
@@ -105,7 +92,5 @@ def _audit(settings: Settings, plan: Plan, on_config: OnConfig) -> Report:
     return report
 
 
-def analyse_plan(settings: Settings, plan: Plan, on_config: OnConfig | None = None) -> Report:
-    """`on_config` hears the config the run used (the action reads its `fail_on`)."""
-    hear = on_config or (lambda _: None)
-    return _diff(settings, plan, hear) if plan.kind == "diff" else _audit(settings, plan, hear)
+def analyse_plan(settings: Settings, plan: Plan) -> Report:
+    return _diff(settings, plan) if plan.kind == "diff" else _audit(settings, plan)

@@ -107,8 +107,9 @@ def run_check(
         groups = split.plan(chosen.paths, chosen.sizes, config, jobs)
         if len(groups) > 1:
             part = split.run(source, config, chosen, groups, token_methods, say, jobs)
-            return assemble(mode, part.toolsets, part.tools, apply_status(part.findings, baseline, config),
-                            part.stats, head_ref=head_ref, token_methods=token_methods)
+            findings = apply_status(part.findings, baseline, config)
+            return assemble(mode, part.toolsets, part.tools, findings, part.stats, head_ref=head_ref,
+                            token_methods=token_methods, fail_on=config.fail_on)
         found = discover_selected(source, config, chosen)
         tools = sum(len(ts.tools) for ts in found.toolsets)
         say(f"analysing {tools:,} tool{'s' * (tools != 1)} in {len(found.toolsets):,} "

@@ -7,13 +7,9 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tooldiff import __version__
 from tooldiff.model import SEVERITY_RANK, Report
-
-if TYPE_CHECKING:
-    from tooldiff.config import Config
 
 # `github` is the job summary, as the Action writes it to $GITHUB_STEP_SUMMARY; `annotations` are the
 # workflow commands the Action prints to the log.
@@ -21,9 +17,9 @@ FORMATS = ("text", "json", "markdown", "sarif", "github", "annotations")
 FAIL_ON = ("error", "warning", "info", "never")
 
 
-def fail_level(args: argparse.Namespace, config: Config) -> str:
-    """`--fail-on` if given, else the config's `fail_on` (default: error)."""
-    return str(args.fail_on or config.fail_on)
+def fail_level(args: argparse.Namespace, report: Report) -> str:
+    """`--fail-on` if given, else the run's config's `fail_on` (default: error)."""
+    return str(args.fail_on or report.fail_on)
 
 
 def failing(report: Report, fail_on: str) -> int:
@@ -207,7 +203,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args),
                                progress=progress.update, named=run.named and not args.skip_non_tool_files)
         _emit(report, args.format, args.output, args.statistics, run.source.root)
-        return 1 if failing(report, fail_level(args, run.config)) else 0
+        return 1 if failing(report, fail_level(args, report)) else 0
     if cmd == "diff":
         return _diff(args)
     if cmd == "describe":
@@ -256,9 +252,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def _diff(args: argparse.Namespace) -> int:
     from tooldiff import diffrun
-    from tooldiff.config import Config
 
-    used: list[Config] = [Config.default()]  # the config the run used: its `fail_on` applies
     if args.base is None:
         if len(args.paths) != 2:
             print("tooldiff: give --base REF, or two paths: BASE_PATH HEAD_PATH", file=sys.stderr)
@@ -269,7 +263,7 @@ def _diff(args: argparse.Namespace) -> int:
         # Outside git the named config is a file here, as for `check --config`; else each side's own.
         config = find_config(WorktreeSource(Path.cwd()), args.config) if args.config else None
         report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]), config,
-                                        token_methods=_token_methods(args), on_config=used.append)
+                                        token_methods=_token_methods(args))
         head = Path(args.paths[1])
         root: Path | None = head if head.is_dir() else head.parent
     elif args.worktree and args.base == "HEAD" and not _has_commits(Path.cwd()):
@@ -277,17 +271,15 @@ def _diff(args: argparse.Namespace) -> int:
         from tooldiff.check import invocation, run_check
 
         run = invocation(args.paths, args.config)
-        used.append(run.config)
         report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args),
                            named=run.named)
         root = run.source.root
     else:
         report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
-                                  token_methods=_token_methods(args), config_path=args.config,
-                                  on_config=used.append)
+                                  token_methods=_token_methods(args), config_path=args.config)
         root = _git_root(Path.cwd())
     _emit(report, args.format, args.output, args.statistics, root)
-    return 1 if failing(report, fail_level(args, used[-1])) else 0
+    return 1 if failing(report, fail_level(args, report)) else 0
 
 
 def _git_root(path: Path) -> Path | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,6 +171,7 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
         base_ref=base_ref,
         head_ref=head_ref,
         config_changes=tuple(changes),
+        fail_on=config.fail_on,
     )
 
 
@@ -208,13 +209,13 @@ def run_diff(
     token_methods: Sequence[str] | None = None,
     config_path: str | None = None,
     targets: Sequence[str] = (),
-    on_config: Callable[[Config], None] | None = None,
+    commands_refused: str | None = None,
 ) -> Report:
     """Diff the merge base of `base` and `head` against `head` (or the work tree with `worktree`).
 
     `run_commands` (code-defined tools) defaults to on under `config_from="head"` only: under
-    `pull_request_target` the head is untrusted code. `on_config` hears the config used (the CLI reads
-    its `fail_on`).
+    `pull_request_target` the head is untrusted code. A caller that turns them off says why in
+    `commands_refused`, the note for a config that names some (None: no note).
     """
     git = GitRepo(repo)
     head_sha = git.resolve(head)
@@ -229,8 +230,6 @@ def run_diff(
         config_path = posixpath.normpath(posixpath.join(prefix, config_path))
     cfg = load_configs(base_src, head_src, config_from, config_path, targets)
     config = cfg.used
-    if on_config:
-        on_config(config)
     run = (config_from == "head") if run_commands is None else run_commands
     notes: list[str] = []
     target = None if worktree else head_sha
@@ -252,8 +251,10 @@ def run_diff(
             head_side = _discover(head_src, config, rel, h_dir, h_read, h_known)
     for cmd in dict.fromkeys(base_side.commands_ran + head_side.commands_ran):
         notes.append(f"Ran the configured command `{cmd}` in a temporary worktree of each ref.")
-    if config.sources and not run and run_commands is None:  # a caller that turned them off says why
-        notes.append("Configured commands were not run (untrusted head under pull_request_target).")
+    if config.sources and not run:
+        refused = ("Configured commands were not run (untrusted head under pull_request_target)."
+                   if run_commands is None else commands_refused)
+        notes += [refused] if refused else []
     renames = git.renames(merge_base, target)
     return diff_sides(base_side, head_side, renames, config, full=cfg.full_scope, notes=notes,
                       changes=config_changes(base_src, head_src, cfg),
@@ -262,10 +263,9 @@ def run_diff(
 
 
 def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = None,
-                   token_methods: Sequence[str] | None = None,
-                   on_config: Callable[[Config], None] | None = None) -> Report:
+                   token_methods: Sequence[str] | None = None) -> Report:
     """Two files or two folders outside git. Two files of different names are one toolset renamed; a file
-    and a folder compare the file with the folder's one toolset. `on_config`: as for `run_diff`."""
+    and a folder compare the file with the folder's one toolset."""
     base_path, head_path = Path(base_path), Path(head_path)
     for path in (base_path, head_path):
         if not path.exists():
@@ -275,8 +275,6 @@ def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = Non
     cfg = load_configs(b_src, h_src, "head")
     if config is not None:
         cfg = Configs(config, config, None, "head")
-    if on_config:
-        on_config(cfg.used)
     base_side = _discover(b_src, cfg.used, (), None)
     head_side = _discover(h_src, cfg.used, (), None)
     renames: dict[str, str] = {}

@@ -172,6 +172,9 @@ class Report:
     base_ref: str | None = None
     head_ref: str | None = None
     config_changes: tuple[str, ...] = ()
+    # The config's `fail_on`, which `--fail-on` and the Action's input default to. Not in the JSON: a
+    # verdict level, not a result.
+    fail_on: str = "error"
 
     def counts(self, status: Status | None = "new") -> dict[str, int]:
         out: dict[str, int] = {s: 0 for s in SEVERITIES}

@@ -69,7 +69,8 @@ def build_report(
     token_methods: Sequence[str] | None = None,
 ) -> Report:
     return assemble(mode, toolset_reports(toolsets, analysis, config), tool_reports(toolsets, analysis),
-                    findings, analysis.stats, notes=notes, head_ref=head_ref, token_methods=token_methods)
+                    findings, analysis.stats, notes=notes, head_ref=head_ref, token_methods=token_methods,
+                    fail_on=config.fail_on)
 
 
 def assemble(
@@ -82,6 +83,7 @@ def assemble(
     notes: Sequence[str] = (),
     head_ref: str | None = None,
     token_methods: Sequence[str] | None = None,
+    fail_on: str = "error",
 ) -> Report:
     """The report of one tree from its parts (also the parts that workers computed)."""
     assert mode in ("check", "audit")
@@ -94,4 +96,5 @@ def assemble(
         token_methods=tokens.methods_counted(token_methods),
         notes=tuple(notes),
         head_ref=head_ref,
+        fail_on=fail_on,
     )

@@ -48,7 +48,7 @@ def go(
     event: str = "pull_request",
     **inputs: str,
 ) -> int:
-    monkeypatch.setattr(actionreport, "analyse_plan", lambda settings, plan, on_config=None: report)
+    monkeypatch.setattr(actionreport, "analyse_plan", lambda settings, plan: report)
     env = {
         "GITHUB_EVENT_NAME": event,
         "GITHUB_REPOSITORY": fake.repository,
