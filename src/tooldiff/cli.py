@@ -209,12 +209,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     if cmd == "describe":
         from tooldiff.check import invocation, run_check
         from tooldiff.describe import render_describe
-        from tooldiff.render import RenderContext
 
         run = invocation(args.paths, args.config)
         report = run_check(run.source, run.config, run.paths, named=run.named)
-        shown = RenderContext(path_prefix=_prefix(run.source.root)).shown_path
-        sys.stdout.write(render_describe(report, shown))
+        sys.stdout.write(render_describe(report, _prefix(run.source.root)))
         return 0
     if cmd == "baseline":
         return _baseline(args)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable
 from unicodedata import combining, east_asian_width
 
 from tooldiff.model import SEVERITY_RANK, Report
+from tooldiff.render.context import show_path
 from tooldiff.render.escape import plain
 
 CELL_MAX = 48  # columns before the last are cut here (with "…"); the findings column is never cut
@@ -22,8 +22,8 @@ def _cut(cell: str) -> str:
     return cell if len(cell) <= CELL_MAX else cell[: CELL_MAX - 1] + "…"
 
 
-def render_describe(report: Report, shown: Callable[[str], str] = str) -> str:
-    """`shown`: a report path as the reader should see it (from the folder the command ran in)."""
+def render_describe(report: Report, prefix: str = "") -> str:
+    """`prefix`: the run's root from the folder the command ran in, so each `path:line` opens from there."""
     # A finding on one tool belongs to that tool's row (two same-named tools in a toolset are two rows, told
     # apart by file); a pair finding to both tools' rows, once each.
     own: dict[tuple[str, str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
@@ -42,7 +42,7 @@ def render_describe(report: Report, shown: Callable[[str], str] = str) -> str:
     for t in report.tools:
         counts = [str(t.tokens.get(m, {}).get("head", "")) for m in methods]
         # Names and paths are PR text: no escape sequence, bidi override or line break reaches the terminal.
-        where = f"{plain(shown(t.file))}:{t.line}"
+        where = f"{plain(show_path(t.file, prefix))}:{t.line}"
         cells = [plain(t.name), where, *([plain(t.toolset)] if by_toolset else []), *counts, t.schema_hash,
                  ",".join(t.targets)]
         found = own.get((t.toolset, t.name, t.file), Counter()) + shared.get((t.toolset, t.name), Counter())
@@ -54,7 +54,8 @@ def render_describe(report: Report, shown: Callable[[str], str] = str) -> str:
     broken = sorted((f for f in report.findings if f.code == "parse-error"), key=lambda f: (f.file, f.line))
     if broken:
         lines.append("")
-        lines.extend(f"{plain(shown(f.file))}:{f.line}: not read: {plain(f.message)}" for f in broken)
+        lines += [f"{plain(show_path(f.file, prefix))}:{f.line}: not read: {plain(f.message)}"
+                  for f in broken]
     return "\n".join(lines) + "\n"
 
 

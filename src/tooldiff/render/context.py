@@ -30,9 +30,7 @@ class RenderContext:
     path_prefix: str = ""
 
     def shown_path(self, path: str) -> str:
-        if not self.path_prefix or not path:
-            return path
-        return posixpath.normpath(posixpath.join(self.path_prefix, path))
+        return show_path(path, self.path_prefix)
 
     def repo_base(self) -> str | None:
         repo = (self.repo_url or "").strip().rstrip("/")
@@ -53,3 +51,9 @@ class RenderContext:
     def safe_comment_id(self) -> str:
         # The id goes into our hidden marker: nothing that could close the HTML comment.
         return self.comment_id if _COMMENT_ID.fullmatch(self.comment_id) else "default"
+
+
+def show_path(path: str, prefix: str) -> str:
+    """A report path (relative to the run's root) from the folder the command ran in (`prefix`: the root
+    from there)."""
+    return posixpath.normpath(posixpath.join(prefix, path)) if prefix and path else path
