@@ -72,20 +72,19 @@ class TreeDiff:
         return tuple(d for d in self.toolsets if d.status in ("added", "removed", "modified", "renamed"))
 
 
+# The parts of a tool a change can touch, each as the value compared. `strict` is not in the schemaHash but
+# decides the default targets; annotations (destructiveHint ...) and the title feed the blast-radius rules.
+_PARTS: tuple[tuple[str, Callable[[Tool], Any]], ...] = (
+    ("description", lambda t: t.description),
+    ("schema", lambda t: canonical(t.input_schema)),
+    ("strict", lambda t: t.strict),
+    ("annotations", lambda t: (canonical(dict(t.annotations or {})), t.title)),
+)
+
+
 def _parts(a: Tool, b: Tool) -> tuple[str, ...]:
-    parts = []
-    if a.description != b.description:
-        parts.append("description")
-    if canonical(a.input_schema) != canonical(b.input_schema):
-        parts.append("schema")
-    if a.strict != b.strict:  # not in the schemaHash, but it decides the default targets
-        parts.append("strict")
-    # Annotations (destructiveHint ...) and the title feed the blast-radius rules.
-    if canonical(dict(a.annotations or {})) != canonical(dict(b.annotations or {})) or a.title != b.title:
-        parts.append("annotations")
-    if a.format != b.format and not parts:
-        parts.append("format")
-    return tuple(parts)
+    parts = tuple(name for name, value in _PARTS if value(a) != value(b))
+    return parts or (("format",) if a.format != b.format else ())
 
 
 def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
@@ -112,8 +111,7 @@ def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
 
 def _signature(t: Tool) -> tuple[Any, ...]:
     """What `_parts` compares, once per tool: equal signatures, no changed part."""
-    return (t.description, t.strict, canonical(t.input_schema), canonical(dict(t.annotations or {})),
-            t.title, t.format)
+    return (*(value(t) for _, value in _PARTS), t.format)
 
 
 def _same_named(pending: dict[str, list[Tool]], head: Sequence[Tool]) -> dict[int, Tool]:
