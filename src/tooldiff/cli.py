@@ -275,18 +275,11 @@ def _diff(args: argparse.Namespace) -> int:
     else:
         report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
                                   token_methods=_token_methods(args), config_path=args.config)
-        root = _git_root(Path.cwd())
+        from tooldiff.check import repository_root
+
+        root = repository_root(Path.cwd().absolute())  # where git's paths start: no second git process
     _emit(report, args.format, args.output, args.statistics, root)
     return 1 if failing(report, fail_level(args, report)) else 0
-
-
-def _git_root(path: Path) -> Path | None:
-    from tooldiff.gitread import GitError, GitRepo
-
-    try:
-        return GitRepo(path).root
-    except GitError:
-        return None
 
 
 def _has_commits(path: Path) -> bool:

@@ -107,10 +107,6 @@ class Config:
             return self.toolset_targets[toolset_id]
         return self.targets
 
-    def own_budget(self, toolset_id: str) -> int | None:
-        """The `budget` of the named toolset in `toolsets`, if it sets one."""
-        return next((s.budget for s in self.toolsets if s.name == toolset_id and s.budget is not None), None)
-
     def toolset_budget(self, toolset_id: str) -> int | None:
         """The budget `token-budget` holds the toolset to (the report shows it): its own, else the rule's."""
         budget = self.toolset_rule_options("token-budget", toolset_id).get("budget")
@@ -119,9 +115,10 @@ class Config:
     def toolset_rule_options(self, code: str, toolset_id: str) -> dict[str, Any]:
         """`rule_options`, with what one toolset sets for itself on top (its own `budget` wins)."""
         out = self.rule_options(code)
-        own = self.own_budget(toolset_id) if code == "token-budget" else None
-        if own is not None:
-            out["budget"] = own
+        if code == "token-budget":
+            own = [s.budget for s in self.toolsets if s.name == toolset_id and s.budget is not None]
+            if own:
+                out["budget"] = own[0]
         return out
 
     def rule_enabled(self, code: str) -> bool:

@@ -137,13 +137,12 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     The baseline is read from the side the config came from (`baseline_from`): an untrusted head
     cannot accept its own findings."""
     aligned = regroup.align(base.toolsets, head.toolsets)
-    b_toolsets, h_toolsets = aligned.base, head.toolsets
     if aligned.folders:
         notes = (*notes, regroup.note(aligned.folders))
-    tree = diff_toolsets(b_toolsets, h_toolsets, renames)
+    tree = diff_toolsets(aligned.base, head.toolsets, renames)
     base_scope, head_scope = widen(tree, *scopes(tree, full=full), config, aligned.across)
-    base_sets = _pick(b_toolsets, base_scope.changed_toolsets, full)
-    head_sets = _pick(h_toolsets, head_scope.changed_toolsets, full)
+    base_sets = _pick(aligned.base, base_scope.changed_toolsets, full)
+    head_sets = _pick(head.toolsets, head_scope.changed_toolsets, full)
     a_base = analyse(base_sets, config, base.files, scope=base_scope, parse_errors=base.errors,
                      token_methods=token_methods)
     a_head = analyse(head_sets, config, head.files, scope=head_scope, parse_errors=head.errors,
