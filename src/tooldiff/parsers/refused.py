@@ -8,6 +8,8 @@ import sys
 
 import yaml
 
+from tooldiff.positions import LineIndex
+
 # Python refuses int() of longer digit strings (0: no limit).
 INT_DIGITS = sys.get_int_max_str_digits()
 SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -18,15 +20,11 @@ _REFUSED = re.compile(rf"{_STRING}|(-?Infinity|NaN{_LONG_INT})")
 _INT_TAG = "tag:yaml.org,2002:int"
 
 
-def line_at(text: str, offset: int) -> int:
-    return text.count("\n", 0, max(0, offset)) + 1
-
-
 def refused_json_line(text: str) -> int:
     """Line of the first NaN, Infinity or over-long integer in a JSON text (1 if none is found)."""
     for match in _REFUSED.finditer(text):
         if match.group(1) is not None:
-            return line_at(text, match.start())
+            return LineIndex(text).line(match.start())
     return 1
 
 
@@ -48,11 +46,11 @@ def lone_surrogate_line(text: str) -> int:
             if not high and start == pending + 6:
                 pending = -1
                 continue
-            return line_at(text, pending)
+            return LineIndex(text).line(pending)
         if not high:
-            return line_at(text, start)
+            return LineIndex(text).line(start)
         pending = start
-    return line_at(text, pending if pending >= 0 else first)
+    return LineIndex(text).line(pending if pending >= 0 else first)
 
 
 def long_int_line(root: yaml.Node) -> int:
