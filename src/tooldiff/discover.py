@@ -113,8 +113,15 @@ def _select(
     if config.paths:
         return [f for f in all_files if any(_configured(f, g) for g in config.paths)], []
     named = [g for spec in config.toolsets for g in spec.files]  # as `paths` globs: they may name dist/
-    return [f for f in all_files if _is_tool_file(f) or (f.lower().endswith(TOOL_EXTENSIONS) and any(
-        _configured(f, g) for g in named)) or (f in folder_links and not _skipped(f + "/x"))], []
+
+    def wanted(f: str) -> bool:
+        if f in folder_links:  # a link to a folder, unless it is (or is in) a folder discovery skips
+            return not any(part in SKIP_DIRS for part in f.split("/"))
+        if _is_tool_file(f):
+            return True
+        return f.lower().endswith(TOOL_EXTENSIONS) and any(_configured(f, g) for g in named)
+
+    return [f for f in all_files if wanted(f)], []
 
 
 def literal_prefix(pattern: str) -> str:
