@@ -30,6 +30,7 @@ FACT_TYPES: dict[str, type | tuple[type, ...]] = {
     "all_properties_required": bool,
     "additional_properties_false_required": bool,
     "root_must_be_object": bool,
+    "required_schema_keys": list,
     "max_tools": int,
     "tool_description_max_chars": int,
     "property_description_max_chars": int,
@@ -58,6 +59,8 @@ class Target:
     all_properties_required: bool
     additional_properties_false_required: bool
     root_must_be_object: bool
+    # Schema keys that must hold an object even for a tool without parameters: null is not "absent".
+    required_schema_keys: frozenset[str]
     max_tools: int | None
     tool_description_max_chars: int | None
     property_description_max_chars: int | None
@@ -118,6 +121,7 @@ def load_target(name: str, data: Mapping[str, Any]) -> Target:
         all_properties_required=bool(v["all_properties_required"]),
         additional_properties_false_required=bool(v["additional_properties_false_required"]),
         root_must_be_object=bool(v["root_must_be_object"]),
+        required_schema_keys=frozenset(v["required_schema_keys"] or ()),
         max_tools=v["max_tools"],
         tool_description_max_chars=v["tool_description_max_chars"],
         property_description_max_chars=v["property_description_max_chars"],

@@ -151,6 +151,15 @@ def test_parameterless_tools_are_not_root_not_object() -> None:
     assert check("root_not_object", tool({}, key="parameters"))  # declared but empty: OpenAI rejects it
 
 
+def test_a_null_schema_is_root_not_object_where_the_schema_is_required() -> None:
+    # Anthropic requires `input_schema`: null is not "no parameters" there. OpenAI and Gemini make the
+    # schema optional, and a bare record's `parameters: null` is for the client to convert.
+    found = check("root_not_object", tool(None, key="input_schema"))
+    assert [(p.pointer, p.targets) for p in found] == [("/input_schema", ("anthropic",))]
+    assert "null" in found[0].message
+    assert check("root_not_object", tool(None, key="parameters")) == []
+
+
 def test_gemini_openapi_types_are_not_invalid() -> None:
     from tooldiff.parsers import parse_bytes
 

@@ -3,7 +3,8 @@
 ## What it finds
 A tool whose input schema (Anthropic `input_schema`, OpenAI and Gemini `parameters`, MCP `inputSchema`) is
 present but is not an object schema: not a mapping, typed as something other than `object`, or an untyped
-schema without `properties` (such as a bare `anyOf` at the root).
+schema without `properties` (such as a bare `anyOf` at the root). Where a target requires the schema
+(Anthropic's `input_schema`), a schema key that holds `null` is also one: null is not leaving the key out.
 
 ## Why it matters
 Every provider expects the arguments to be one JSON object. A root `string` or `anyOf` is rejected, or the
@@ -63,7 +64,21 @@ def applies(ctx: Context) -> bool:
 
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     targets = _targets(ctx)
-    if not targets or not schemawalk.has_schema(tool):
+    if not targets:
+        return
+    if tool.input_schema is None and tool.schema_key:  # the key is there, holding null
+        required = tuple(t.name for t in ctx.targets if tool.schema_key in t.required_schema_keys)
+        if required:
+            yield Problem(
+                message=f"`{tool.schema_key}` is null: this key must hold an object schema, even for a tool "
+                "without parameters.",
+                fix='Give {"type": "object", "properties": {}} for a tool without parameters.',
+                pointer="/input_schema",
+                targets=required,
+                evidence={"found": "null"},
+            )
+        return
+    if not schemawalk.has_schema(tool):
         return
     schema = tool.input_schema
     if schemawalk.is_object(schema):
@@ -72,7 +87,7 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
         types = sorted(schemawalk.types_of(schema))
         found = " or ".join(types) if types else "an untyped schema without properties"
     else:
-        found = "null" if schema is None else type(schema).__name__
+        found = type(schema).__name__
     yield Problem(
         message=f"The input schema is {found}, not an object schema.",
         fix='Wrap the arguments in {"type": "object", "properties": {...}}.',
