@@ -49,7 +49,10 @@ def _fire(module: ModuleType, records: list[dict[str, Any]]) -> list[Problem]:
     targets = tuple(TARGETS.values())
     options = {**getattr(module, "OPTIONS", {}), **getattr(module, "EXAMPLE_OPTIONS", {})}
     ctx = Context(targets=targets, options=options, targets_of=lambda _: targets)
-    tools = _tools(records)
+    if hasattr(module, "EXAMPLE_PATH"):  # a source-level rule: the example is a file
+        tools = parse_bytes(module.EXAMPLE_PATH, module.EXAMPLE_FILE.encode()).tools
+    else:
+        tools = _tools(records)
     if module.KIND == "toolset":
         return list(module.check(Toolset(id="example.json", files=("example.json",), tools=tools), ctx))
     return [p for t in tools for p in module.check(t, ctx)]

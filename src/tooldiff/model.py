@@ -54,6 +54,9 @@ class Tool:
     # -1: unknown.
     offset: int = -1
     end_offset: int = -1
+    # YAML source only: plain yes/no/on/off in the input schema, which YAML 1.1 and 1.2 loaders read
+    # differently: (pointer from /input_schema, the word, whether it is a key). See rules/yaml_truthy.py.
+    yaml_words: tuple[tuple[str, str, bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -232,6 +232,17 @@ class LineIndex:
         return out
 
 
+BOOL_TAG = "tag:yaml.org,2002:bool"
+_TRUE_WORDS = frozenset(["true", "yes", "on"])  # PyYAML's YAML 1.1 booleans, lower-cased
+
+
+def key_token(key: yaml.ScalarNode) -> str:
+    """The JSON key a YAML key becomes: a plain `on:` is the boolean true in YAML 1.1, so "true"."""
+    if key.tag == BOOL_TAG:
+        return "true" if key.value.lower() in _TRUE_WORDS else "false"
+    return str(key.value)
+
+
 def yaml_node(root: yaml.Node, path: Sequence[str]) -> tuple[yaml.Node | None, yaml.Node | None]:
     """The node at `path` and the key node that names it (None for list items and the root)."""
     node: yaml.Node = root
@@ -240,7 +251,7 @@ def yaml_node(root: yaml.Node, path: Sequence[str]) -> tuple[yaml.Node | None, y
         if isinstance(node, yaml.MappingNode):
             found = None
             for k, v in node.value:
-                if isinstance(k, yaml.ScalarNode) and str(k.value) == token:
+                if isinstance(k, yaml.ScalarNode) and key_token(k) == token:
                     found = (k, v)  # last wins, as in construction
             if found is None:
                 return None, None

@@ -53,8 +53,22 @@ def test_contract(name: str) -> None:
 @pytest.mark.parametrize("name", [n for n in LINT_MODULES if n != "parse_error"])
 def test_example_fires_and_fixed_does_not(name: str) -> None:
     mod = module(name)
+    if hasattr(mod, "EXAMPLE_PATH"):  # a source-level rule: its examples are files, not records
+        assert run_file(mod, mod.EXAMPLE_FILE), f"{mod.CODE}: EXAMPLE_FILE does not fire"
+        assert run_file(mod, mod.FIXED_FILE) == [], f"{mod.CODE}: FIXED_FILE fires"
+        doc = mod.__doc__ or ""
+        assert mod.EXAMPLE_FILE.strip() in doc and mod.FIXED_FILE.strip() in doc  # the documented ones
+        return
     assert run(mod, mod.EXAMPLE), f"{mod.CODE}: EXAMPLE does not fire"
     assert run(mod, mod.FIXED) == [], f"{mod.CODE}: FIXED fires"
+
+
+def run_file(mod: ModuleType, text: str) -> list[Problem]:
+    targets = tuple(TARGETS.values())
+    ctx = Context(targets=targets, options=dict(getattr(mod, "OPTIONS", {})), targets_of=lambda _: targets)
+    parsed = parse_bytes(mod.EXAMPLE_PATH, text.encode())
+    assert not parsed.errors and parsed.tools
+    return [p for t in parsed.tools for p in mod.check(t, ctx)]
 
 
 def test_parse_error_is_emitted_by_the_engine_not_checked() -> None:

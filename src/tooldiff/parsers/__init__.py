@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
+
+import yaml
 
 from tooldiff.model import ParsedFile, ParseError, Tool
 from tooldiff.parsers import gemini
 from tooldiff.parsers.detect import find, is_wrapper
 from tooldiff.parsers.load import Document, JsonlErrors, LoadError, decode, load_documents
 from tooldiff.parsers.record import Fields
-from tooldiff.positions import LineIndex, to_pointer
+from tooldiff.parsers.yamlwords import boolean_words
+from tooldiff.positions import LineIndex, Path, split_pointer, to_pointer, yaml_node
 
 DEFAULT_MAX_BYTES = 20_000_000
 
@@ -57,10 +61,20 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
             pointer = base if hit.at < 0 else f"{base}/{hit.at}"
             tool, message = _build(path, pointer, hit.fields, first, last, offset, end)
             if tool is not None:
+                if doc.node is not None and tool.schema_key:
+                    tool = _with_yaml_words(tool, doc.node, hit.path)
                 tools.append(tool)
             else:
                 errors.append(ParseError(file=path, line=first, message=message))
     return tools, errors
+
+
+def _with_yaml_words(tool: Tool, root: yaml.Node, record: Path) -> Tool:
+    node, _ = yaml_node(root, (*record, *split_pointer(tool.schema_pointer[len(tool.pointer):])))
+    words = boolean_words(node) if node is not None else ()
+    if not words:
+        return tool
+    return dataclasses.replace(tool, yaml_words=tuple((f"/input_schema{p}", w, k) for p, w, k in words))
 
 
 def _build(

@@ -24,6 +24,7 @@ LINT_MODULES: tuple[str, ...] = (
     "unresolved_ref",
     "schema_limit",
     "missing_description",
+    "yaml_truthy",
     "duplicate_name",
     "too_many_tools",
     "token_budget",
