@@ -133,6 +133,17 @@ def test_diff_paths_with_a_missing_path_is_a_usage_error(
     assert (code, out) == (2, "") and "nope" in err and "no such file or folder" in err
 
 
+def test_diff_of_two_refs_as_paths_points_at_base_and_head(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `git diff main HEAD` habits: two refs where two paths go must not read as a missing file only.
+    root = helpdesk_repo(tmp_path)
+    monkeypatch.chdir(root)
+    code, out, err = run(capsys, "diff", "HEAD~1", "HEAD")
+    assert (code, out) == (2, "")
+    assert "HEAD~1: no such file or folder" in err and "--base HEAD~1 --head HEAD" in err
+
+
 def test_diff_paths_compares_a_file_with_a_folder_of_one_toolset(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -256,8 +256,13 @@ def _diff(args: argparse.Namespace) -> int:
             print("tooldiff: give --base REF, or two paths: BASE_PATH HEAD_PATH", file=sys.stderr)
             return 2
         from tooldiff.check import find_config
-        from tooldiff.sources import WorktreeSource
+        from tooldiff.sources import PathsError, WorktreeSource
 
+        if _names_refs(args.paths):
+            base, head = args.paths
+            missing = next(p for p in args.paths if not Path(p).exists())
+            raise PathsError(f"{missing}: no such file or folder; to compare two refs, give "
+                             f"--base {base} --head {head}")
         # Outside git the named config is a file here, as for `check --config`; else each side's own.
         config = find_config(WorktreeSource(Path.cwd()), args.config) if args.config else None
         report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]), config,
@@ -280,6 +285,21 @@ def _diff(args: argparse.Namespace) -> int:
         root = repository_root(Path.cwd().absolute())  # where git's paths start: no second git process
     _emit(report, args.format, args.output, args.statistics, root)
     return 1 if failing(report, fail_level(args, report)) else 0
+
+
+def _names_refs(paths: list[str]) -> bool:
+    """A path that does not exist while both name commits here: `git diff main HEAD` habits."""
+    if all(Path(p).exists() for p in paths):
+        return False
+    from tooldiff.gitread import GitError, GitRepo
+
+    try:
+        repo = GitRepo(Path.cwd())
+        for ref in paths:
+            repo.rev_parse(ref)
+    except GitError:
+        return False
+    return True
 
 
 def _has_commits(path: Path) -> bool:
