@@ -84,6 +84,19 @@ def test_diff_refs_from_a_subfolder_reads_the_config_relative_to_it(
     assert code == 0 and "missing-description" not in codes(out) and "intent-overlap" in codes(out)
 
 
+def test_diff_text_lists_the_config_changes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PR that adds an ignore silences a finding: the terminal says so, as the comment and summary do."""
+    root = helpdesk_repo(tmp_path)
+    commit(root, {".tooldiff.yml": "ignores:\n  - {code: intent-overlap, tool: '*', reason: same index}\n"})
+    monkeypatch.chdir(root)
+    code, out, _ = run(capsys, "diff", "--base", "HEAD~2")
+    assert code == 0 and "intent-overlap" not in out.split("Tools changed")[0]
+    assert "The tooldiff config was added" in out
+    assert "Ignore added: intent-overlap on * (same index)" in out
+
+
 def test_diff_paths_reads_the_named_config(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

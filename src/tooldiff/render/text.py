@@ -101,5 +101,8 @@ def render(report: Report, ctx: RenderContext) -> str:
     if report.mode == "diff":
         lines.append(_changes(report))
     lines.append(_paint(summary, "error" if counts["error"] else "bold", ctx.colour))
+    # A config or baseline change decides what counts as new (an ignore added in the PR silences a
+    # finding): the terminal lists it, as the comment and the job summary do.
+    lines += [plain(c, 500) for c in report.config_changes]
     lines += [plain(n, 500) for n in report.notes]
     return "\n".join(lines) + "\n"
