@@ -400,3 +400,18 @@ def test_text_paths_open_from_where_the_command_ran(
     monkeypatch.chdir(tmp_path / "agents")
     _, out, _ = run(capsys, "describe", "helpdesk")
     assert "helpdesk/tools.json:3" in out.splitlines()[1]
+
+
+def test_check_says_it_did_not_run_the_configured_sources(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Code-defined tools are read by `diff` only: a check of such a repository must not look clean and
+    empty without saying why."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".tooldiff.yml").write_text('sources:\n  - {command: "python dump.py", toolset: agent}\n',
+                                            encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "check")
+    assert code == 0 and "`python dump.py`" in out and "tooldiff diff" in out
+    doc = json.loads(run(capsys, "check", "--format", "json")[1])
+    assert any("python dump.py" in n for n in doc["notes"])

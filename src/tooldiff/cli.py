@@ -7,9 +7,13 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tooldiff import __version__
 from tooldiff.model import SEVERITY_RANK, Report
+
+if TYPE_CHECKING:
+    from tooldiff.config import Config
 
 # `github` is the job summary, as the Action writes it to $GITHUB_STEP_SUMMARY; `annotations` are the
 # workflow commands the Action prints to the log.
@@ -202,6 +206,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         with Progress(sys.stderr, interactive(sys.stderr)) as progress:
             report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args),
                                progress=progress.update, named=run.named and not args.skip_non_tool_files)
+        report = _sources_not_run(report, run.config)
         _emit(report, args.format, args.output, args.statistics, run.source.root)
         return 1 if failing(report, fail_level(args, report)) else 0
     if cmd == "diff":
@@ -300,6 +305,19 @@ def _names_refs(paths: list[str]) -> bool:
     except GitError:
         return False
     return True
+
+
+def _sources_not_run(report: Report, config: Config) -> Report:
+    """check reads files only: configured `sources` commands run under `diff`, so a repository whose
+    tools are defined in code must not look clean and empty without a word."""
+    if not config.sources:
+        return report
+    import dataclasses
+
+    listed = ", ".join(f"`{s.command}`" for s in config.sources)
+    note = (f"The configured sources {listed} were not run: `tooldiff check` reads files only; "
+            "`tooldiff diff` runs them in a temporary worktree of each ref.")
+    return dataclasses.replace(report, notes=(*report.notes, note))
 
 
 def _has_commits(path: Path) -> bool:
