@@ -220,6 +220,16 @@ def test_describe_has_one_row_per_tool(capsys: pytest.CaptureFixture[str]) -> No
     assert search_docs.endswith("warning intent-overlap, info missing-description ×2")
 
 
+def test_describe_counts_tokens_per_method(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's describe: "tokens per method", so the exact count is there beside the estimate."""
+    from tooldiff.tokens import available_methods
+
+    code, out, _ = run(capsys, "describe", str(EXAMPLE))
+    header = out.splitlines()[0]
+    assert code == 0 and all(f"tokens[{m}]" in header for m in available_methods())
+    assert "tokens[openai-o200k]" in header
+
+
 def test_describe_cuts_long_cells_visibly_and_never_the_findings(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
