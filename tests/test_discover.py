@@ -106,6 +106,16 @@ def test_a_toolset_glob_that_names_a_skipped_folder_reads_it(tmp_path: Path) -> 
     assert names == {"agent": ["built"], "src/more.jsonl": ["typed"]}  # dist/node_modules is skipped again
 
 
+def test_a_toolset_outside_the_configured_paths_is_still_read(tmp_path: Path) -> None:
+    """A toolset's `files` name its files outright, as `paths` globs do: with `paths` set as well, the
+    toolset must not vanish (with its targets and budget) because its files are not under `paths`."""
+    write(tmp_path, "tools/support.json", {"tools": [tool("a")]})
+    write(tmp_path, "agents/billing.json", {"tools": [tool("bill"), tool("refund")]})
+    text = "paths: ['tools/**']\ntoolsets: [{name: billing, files: ['agents/*.json'], budget: 1}]\n"
+    found = discover(WorktreeSource(tmp_path), load_config(".tooldiff.yml", text))
+    assert sorted(ts.id for ts in found.toolsets) == ["billing", "tools/support.json"]
+
+
 def test_a_path_that_names_nothing_says_so_and_how_to_fix_it(tmp_path: Path) -> None:
     from tooldiff.engine import parse_error_findings
 

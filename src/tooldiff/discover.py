@@ -110,16 +110,18 @@ def _select(
                 ))
             chosen.extend(under)
         return list(dict.fromkeys(chosen)), errors
-    if config.paths:
-        return [f for f in all_files if any(_configured(f, g) for g in config.paths)], []
     named = [g for spec in config.toolsets for g in spec.files]  # as `paths` globs: they may name dist/
+
+    def in_toolset(f: str) -> bool:
+        return f.lower().endswith(TOOL_EXTENSIONS) and any(_configured(f, g) for g in named)
+
+    if config.paths:  # a toolset's files are read too: `paths` must not make a declared toolset vanish
+        return [f for f in all_files if any(_configured(f, g) for g in config.paths) or in_toolset(f)], []
 
     def wanted(f: str) -> bool:
         if f in folder_links:  # a link to a folder, unless it is (or is in) a folder discovery skips
             return not any(part in SKIP_DIRS for part in f.split("/"))
-        if _is_tool_file(f):
-            return True
-        return f.lower().endswith(TOOL_EXTENSIONS) and any(_configured(f, g) for g in named)
+        return _is_tool_file(f) or in_toolset(f)
 
     return [f for f in all_files if wanted(f)], []
 
