@@ -425,3 +425,28 @@ def test_check_says_it_did_not_run_the_configured_sources(
     assert code == 0 and "`python dump.py`" in out and "tooldiff diff" in out
     doc = json.loads(run(capsys, "check", "--format", "json")[1])
     assert any("python dump.py" in n for n in doc["notes"])
+
+
+def test_check_names_config_entries_that_match_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A typo in a toolset glob, a toolset id or a tool name passes the schema and then does nothing: a
+    whole-tree check says which entries matched nothing, so the setting is not silently dead."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "agents").mkdir()
+    (tmp_path / "agents" / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    (tmp_path / ".tooldiff.yml").write_text(
+        "toolsets:\n  - {name: billing, files: ['agent/*.json']}\n"
+        "toolset_targets:\n  agents: [openai-strict]\n  agents/tools.json: [anthropic]\n"
+        "tools:\n  'delete_*': {blast: destructive}\n  search_docs: {blast: read}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = run(capsys, "check")
+    keys = ("toolsets:", "toolset_targets:", "tools:")
+    notes = [line for line in out.splitlines() if line.startswith(keys)]
+    assert len(notes) == 3, out
+    assert "'billing' holds no tools" in notes[0] and "agent/*.json" in notes[0]
+    assert notes[1].startswith("toolset_targets: 'agents' names no toolset")
+    assert notes[2].startswith("tools: 'delete_*' names no tool")
+    # Over some paths only, the rest of the tree was not read: no claim about it.
+    _, out, _ = run(capsys, "check", "agents")
+    assert "names no" not in out and "holds no tools" not in out

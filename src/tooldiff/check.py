@@ -121,6 +121,21 @@ def run_check(
                             token_methods=token_methods)
 
 
+def unmatched_settings(config: Config, report: Report) -> list[str]:
+    """Config entries that name nothing in a whole-tree report. The schema cannot tell a typo in a glob, a
+    toolset id or a tool name from a real one, and such an entry silently does nothing."""
+    ids = {ts.id for ts in report.toolsets} | {s.toolset for s in config.sources}  # check runs no command
+    names = {t.name for t in report.tools}
+    out = [f"toolsets: {spec.name!r} holds no tools: no file that parses as tools matches "
+           f"{', '.join(spec.files)}." for spec in config.toolsets if spec.name not in ids]
+    out += [f"toolset_targets: {key!r} names no toolset (a toolset id is a file, a folder of one-tool "
+            "files or a toolsets name, as describe shows it)." for key in config.toolset_targets
+            if key not in ids]
+    out += [f"tools: {name!r} names no tool (tool names are matched exactly, not as globs)."
+            for name in config.tool_settings if name not in names and not config.sources]
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Invocation:
     """What a command-line run reads: the tree, the paths in it, and the config and baseline's folder."""

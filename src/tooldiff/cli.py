@@ -206,7 +206,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         with Progress(sys.stderr, interactive(sys.stderr)) as progress:
             report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args),
                                progress=progress.update, named=run.named and not args.skip_non_tool_files)
-        report = _sources_not_run(report, run.config)
+        report = _check_notes(report, run.config, whole_tree=not run.paths)
         _emit(report, args.format, args.output, args.statistics, run.source.root)
         return 1 if failing(report, fail_level(args, report)) else 0
     if cmd == "diff":
@@ -308,17 +308,22 @@ def _names_refs(paths: list[str]) -> bool:
     return True
 
 
-def _sources_not_run(report: Report, config: Config) -> Report:
-    """check reads files only: configured `sources` commands run under `diff`, so a repository whose
-    tools are defined in code must not look clean and empty without a word."""
-    if not config.sources:
-        return report
+def _check_notes(report: Report, config: Config, *, whole_tree: bool) -> Report:
+    """What the check could not do as configured, said rather than silently skipped."""
     import dataclasses
 
-    listed = ", ".join(f"`{s.command}`" for s in config.sources)
-    note = (f"The configured sources {listed} were not run: `tooldiff check` reads files only; "
-            "`tooldiff diff` runs them in a temporary worktree of each ref.")
-    return dataclasses.replace(report, notes=(*report.notes, note))
+    from tooldiff.check import unmatched_settings
+
+    notes: list[str] = []
+    if config.sources:
+        # check reads files only: configured `sources` commands run under `diff`, so a repository whose
+        # tools are defined in code must not look clean and empty without a word.
+        listed = ", ".join(f"`{s.command}`" for s in config.sources)
+        notes.append(f"The configured sources {listed} were not run: `tooldiff check` reads files only; "
+                     "`tooldiff diff` runs them in a temporary worktree of each ref.")
+    if whole_tree:  # over some paths only, the rest of the tree was not read: no claim about it
+        notes += unmatched_settings(config, report)
+    return dataclasses.replace(report, notes=(*report.notes, *notes)) if notes else report
 
 
 def _has_commits(path: Path) -> bool:
