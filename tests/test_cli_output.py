@@ -33,6 +33,17 @@ def test_output_that_cannot_be_written_is_a_usage_error(
         assert err.startswith("tooldiff: cannot write ") and str(target) in err and "Traceback" not in err
 
 
+def test_output_named_as_a_folder_that_does_not_exist_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`-o reports/` names a folder: writing a file called `reports` instead would hide the report."""
+    target = f"{tmp_path / 'reports'}/"
+    assert main(["check", str(EXAMPLE), "--format", "sarif", "--output", target]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tooldiff: cannot write ") and "name a file" in err
+    assert not (tmp_path / "reports").exists()
+
+
 def test_init_from_a_subfolder_writes_at_the_repository_root(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 # workflow commands the Action prints to the log.
 FORMATS = ("text", "json", "markdown", "sarif", "github", "annotations")
 FAIL_ON = ("error", "warning", "info", "never")
+_EXTENSIONS = {"json": "json", "markdown": "md", "sarif": "sarif", "github": "md"}
 
 
 def fail_level(args: argparse.Namespace, report: Report) -> str:
@@ -46,6 +47,11 @@ def _emit(
     text = render(fmt, report, RenderContext(colour=colour, statistics=statistics, path_prefix=prefix))
     text = text if text.endswith("\n") else text + "\n"  # a file gets what stdout shows
     if output:
+        if output.endswith(("/", os.sep)):  # Path() drops the slash: a file would take the folder's name
+            from tooldiff.sources import PathsError
+
+            raise PathsError(f"cannot write {output}: it names a folder; name a file, such as "
+                             f"{output}report.{_EXTENSIONS.get(fmt, 'txt')}")
         _write(Path(output), text)
     else:
         sys.stdout.write(text)
