@@ -116,6 +116,19 @@ def test_a_toolset_outside_the_configured_paths_is_still_read(tmp_path: Path) ->
     assert sorted(ts.id for ts in found.toolsets) == ["billing", "tools/support.json"]
 
 
+def test_a_toolset_glob_reads_the_files_it_names_whatever_their_extension(tmp_path: Path) -> None:
+    """github-mcp-server keeps one MCP tool per `.snap` file: `paths: ['*/*.snap']` reads them, and a
+    toolset naming the same files must too (it read nothing); a file there without tools is still skipped."""
+    for name in ("get_me", "list_issues"):
+        write(tmp_path, f"__toolsnaps__/{name}.snap", tool(name))
+    write(tmp_path, "__toolsnaps__/README.snap", b"not a tool file")
+    text = "toolsets: [{name: github, files: ['__toolsnaps__/*.snap']}]\n"
+    found = discover(WorktreeSource(tmp_path), load_config(".tooldiff.yml", text))
+    assert [(ts.id, sorted(t.name for t in ts.tools)) for ts in found.toolsets] == [
+        ("github", ["get_me", "list_issues"])]
+    assert found.errors == []
+
+
 def test_a_path_that_names_nothing_says_so_and_how_to_fix_it(tmp_path: Path) -> None:
     from tooldiff.engine import parse_error_findings
 

@@ -113,7 +113,8 @@ def _select(
     named = [g for spec in config.toolsets for g in spec.files]  # as `paths` globs: they may name dist/
 
     def in_toolset(f: str) -> bool:
-        return f.lower().endswith(TOOL_EXTENSIONS) and any(_configured(f, g) for g in named)
+        # Whatever the extension, as a `paths` glob: `*.snap` names github-mcp-server's one-tool files.
+        return any(_configured(f, g) for g in named)
 
     if config.paths:  # a toolset's files are read too: `paths` must not make a declared toolset vanish
         return [f for f in all_files if any(_configured(f, g) for g in config.paths) or in_toolset(f)], []
