@@ -242,6 +242,20 @@ def test_describe_cuts_long_cells_visibly_and_never_the_findings(
     assert row.endswith("warning missing-description, info missing-description")
 
 
+def test_describe_never_cuts_the_path_and_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`path:line` is there to be opened: cut, it names no file and loses its line."""
+    folder = tmp_path / "pkg" / "github" / "__toolsnaps__"
+    folder.mkdir(parents=True)
+    name = "add_pull_request_review_comment_to_pending_review"
+    record = {"name": name, "description": "Add a comment.", "input_schema": {"type": "object"}}
+    (folder / f"{name}.json").write_text(json.dumps([record]), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "describe", "pkg")
+    assert code == 0 and f"pkg/github/__toolsnaps__/{name}.json:1 " in out.splitlines()[1]
+
+
 def test_rules_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules")
     assert code == 0 and "intent-overlap" in out and "optional-not-required" in out

@@ -9,7 +9,7 @@ from tooldiff.model import SEVERITY_RANK, Report
 from tooldiff.render.context import show_path
 from tooldiff.render.escape import plain
 
-CELL_MAX = 48  # columns before the last are cut here (with "…"); the findings column is never cut
+CELL_MAX = 48  # columns before the last are cut here (with "…"); the file and findings columns never are
 
 
 def _findings_cell(found: Counter[tuple[str, str]]) -> str:
@@ -46,7 +46,8 @@ def render_describe(report: Report, prefix: str = "") -> str:
         cells = [plain(t.name), where, *([plain(t.toolset)] if by_toolset else []), *counts, t.schema_hash,
                  ",".join(t.targets)]
         found = own.get((t.toolset, t.name, t.file), Counter()) + shared.get((t.toolset, t.name), Counter())
-        rows.append([*map(_cut, cells), _findings_cell(found)])
+        # `path:line` is never cut: cut, it opens nothing and loses its line.
+        rows.append([*(c if i == 1 else _cut(c) for i, c in enumerate(cells)), _findings_cell(found)])
     widths = [max(_width(r[i]) for r in rows) for i in range(len(header) - 1)]
     lines = ["  ".join([*(c + " " * (w - _width(c)) for c, w in zip(r[:-1], widths, strict=True)), r[-1]])
              .rstrip() for r in rows]
