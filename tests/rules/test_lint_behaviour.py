@@ -348,3 +348,7 @@ def test_implicit_strict_only_where_the_api_makes_an_unset_strict_strict(tmp_pat
     report = run_check(WorktreeSource(tmp_path), Config.default())
     found = [(f.file, f.targets, f.evidence) for f in report.findings if f.code == "implicit-strict"]
     assert found == [("responses.json", ("openai",), {"optional": ["units"]})]
+    # One optional property is "it", not "them".
+    message, fix = next((f.message, f.fix) for f in report.findings if f.code == "implicit-strict")
+    assert 'the optional "units" would then be required, and the model would fill it on every' in message
+    assert fix.startswith('Set "strict": false to keep it optional')

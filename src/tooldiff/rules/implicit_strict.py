@@ -78,12 +78,13 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
         return
     shown = ", ".join(f'"{name}"' for name in optional[:3])
     more = f" and {len(optional) - 3} more" if len(optional) > 3 else ""
+    them = "them" if len(optional) > 1 else "it"
     yield Problem(
         message=(f"strict is not set, so the API makes this schema strict where it can: the optional "
-                 f"{shown}{more} would then be required, and the model would fill them on every call; "
+                 f"{shown}{more} would then be required, and the model would fill {them} on every call; "
                  f"where it cannot, calls fall back to best effort."),
-        fix=('Set "strict": false to keep them optional, or "strict": true with every property in required '
-             "(null allowed where optional) and additionalProperties false."),
+        fix=(f'Set "strict": false to keep {them} optional, or "strict": true with every property in '
+             "required (null allowed where optional) and additionalProperties false."),
         pointer="",
         targets=targets,
         evidence={"optional": optional},
