@@ -97,6 +97,25 @@ def test_diff_text_lists_the_config_changes(
     assert "Ignore added: intent-overlap on * (same index)" in out
 
 
+def test_diff_says_when_a_rename_leaves_a_baselined_finding_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The baseline names findings by toolset: renaming the file moves one away from its entry."""
+    root = init(tmp_path / "repo")
+    tool = {"name": "get_weather", "description": "Get the weather for a city.",
+            "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    commit(root, {"tools.json": {"tools": [tool]}})
+    monkeypatch.chdir(root)
+    assert run(capsys, "baseline")[0] == 0
+    commit(root)
+    git(root, "mv", "tools.json", "agent.json")
+    commit(root)
+    code, out, _ = run(capsys, "diff", "--base", "HEAD~1")
+    note = ("1 finding accepted in .tooldiff-baseline.json moved with a renamed toolset or tool, so the "
+            "baseline no longer names it: run `tooldiff baseline` in this PR to carry it over.")
+    assert code == 0 and note in out
+
+
 def test_diff_paths_reads_the_named_config(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
