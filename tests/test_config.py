@@ -52,6 +52,10 @@ def test_errors_name_file_line_and_key(text: str, line: int, key: str) -> None:
         ("rules:\n  intent-overlapp: false\n", "unknown rule code: did you mean 'intent-overlap'?"),
         ("ignores:\n  - {code: missing-descr, tool: x, reason: y}\n", "did you mean 'missing-description'?"),
         ("targets: [openai-strickt]\n", "unknown target 'openai-strickt': did you mean 'openai-strict'?"),
+        # The schema's name pattern must not answer first with a regular expression.
+        ("targets: [openai_strict]\n", "unknown target 'openai_strict': did you mean 'openai-strict'?"),
+        ("tools:\n  x: {targets: [Anthropic]}\n", "unknown target 'Anthropic'"),
+        ("ignores:\n  - {code: '*', tool: x, reason: '   '}\n", "blank: say why the finding is accepted"),
     ],
 )
 def test_unknown_names_suggest_the_closest_known_one(text: str, hint: str) -> None:

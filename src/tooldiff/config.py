@@ -249,6 +249,13 @@ def _config_error(path: str, node: yaml.Node, error: jsonschema.ValidationError)
             return ConfigError(path, _line(node, bad), ".".join(bad), unknown("key", str(extra[0]), allowed))
     if error.validator == "required":
         return ConfigError(path, _line(node, where), key or "(top level)", error.message)
+    # A name pattern's regular expression tells a user nothing: say what the value should be.
+    if error.validator == "pattern" and len(where) >= 2 and _is_target_list(where[:-1]):
+        name = str(error.instance)
+        return ConfigError(path, _line(node, where), key, unknown(f"target {name!r}", name, known_targets()))
+    if error.validator == "pattern" and where[-1:] == ["reason"]:
+        message = "the reason is blank: say why the finding is accepted"
+        return ConfigError(path, _line(node, where), key, message)
     if error.validator == "oneOf" and isinstance(error.instance, dict):
         # A mapping can only mean the object form: report what is wrong inside it.
         inner = [e for e in error.context if e.schema_path and e.schema_path[0] == 2]
@@ -258,6 +265,11 @@ def _config_error(path: str, node: yaml.Node, error: jsonschema.ValidationError)
         message = "must be true/false, a severity (error, warning, info) or {enabled, severity, options}"
         return ConfigError(path, _line(node, where), key, message)
     return ConfigError(path, _line(node, where), key or "(top level)", error.message)
+
+
+def _is_target_list(where: list[str]) -> bool:
+    """targets, toolsets.N.targets, tools.NAME.targets or toolset_targets.ID."""
+    return where[-1:] == ["targets"] or (len(where) == 2 and where[0] == "toolset_targets")
 
 
 def _check_codes(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
