@@ -169,14 +169,18 @@ class CountingSource(WorktreeSource):
         return super().read_many(paths)
 
 
-def test_oversize_is_an_error_without_reading(tmp_path: Path) -> None:
+def test_oversize_is_an_error_where_it_may_hold_tools(tmp_path: Path) -> None:
     write(tmp_path, "big.json", [tool("x" * 400)])
     write(tmp_path, "small.json", [tool("s")])
+    write(tmp_path, "data/rows.json", [{"id": i, "city": "Lyon"} for i in range(40)])  # no tool keys
     source = CountingSource(tmp_path)
     found = discover(source, Config(max_file_bytes=300))
     assert [(e.file, e.line) for e in found.errors] == [("big.json", 1)]
     assert "over the limit" in found.errors[0].message and "max_file_bytes" in found.errors[0].fix
-    assert source.read == ["small.json"]
+    # Each big file is read once, for its tool keys only; a data file without them is not a tool file.
+    assert sorted(source.read) == ["big.json", "data/rows.json", "small.json"]
+    named = discover(WorktreeSource(tmp_path), Config(max_file_bytes=300), ["data/rows.json"])
+    assert [e.file for e in named.errors] == ["data/rows.json"]  # named: the user expects it read
 
 
 def test_hostile_file_names(tmp_path: Path) -> None:

@@ -192,13 +192,22 @@ def select(
             continue  # a link inside the tree: its target is analysed under its own name
         size = source.size(path)
         if size > config.max_file_bytes:
-            message = f"file is {size:,} bytes, over the limit of {config.max_file_bytes:,}; not read"
-            fix = "Split the file, or raise `max_file_bytes` in .tooldiff.yml if it really is one tool file."
-            errors.append(ParseError(file=path, line=1, message=message, fix=fix))
+            # Found by the scan, a big file is only a tool file if it holds tool keys: a data file is not.
+            if explicit or _may_hold_tools(source, path):
+                message = f"file is {size:,} bytes, over the limit of {config.max_file_bytes:,}; not read"
+                fix = ("Split the file, or raise `max_file_bytes` in .tooldiff.yml if it really is one tool "
+                       "file.")
+                errors.append(ParseError(file=path, line=1, message=message, fix=fix))
             continue
         to_read.append(path)
         sizes[path] = size
     return Selection(to_read, errors, explicit, sizes)
+
+
+def _may_hold_tools(source: FileSource, path: str) -> bool:
+    """The test `read_parse` applies to a file that fails to parse, for a file too big to parse."""
+    raw = source.read_many([path]).get(path)
+    return raw is None or raw.startswith(WIDE_BOMS) or any(h in raw for h in TOOL_HINTS)
 
 
 def read_parse(
