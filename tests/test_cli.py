@@ -464,3 +464,20 @@ def test_check_names_config_entries_that_match_nothing(
     # Over some paths only, the rest of the tree was not read: no claim about it.
     _, out, _ = run(capsys, "check", "agents")
     assert "names no" not in out and "holds no tools" not in out
+
+
+def test_check_notes_a_toolset_named_like_a_path_it_does_not_hold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A toolsets name that is also another file's id merges the two into one toolset: said, not silent."""
+    (tmp_path / ".git").mkdir()
+    for folder in ("agents", "mcp"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    (tmp_path / ".tooldiff.yml").write_text(
+        "toolsets:\n  - {name: mcp/tools.json, files: ['agents/*.json']}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = run(capsys, "check")
+    notes = [line for line in out.splitlines() if line.startswith("toolsets:")]
+    assert len(notes) == 1, out
+    assert "'mcp/tools.json' is also the id of mcp/tools.json" in notes[0] and "rename" in notes[0].lower()

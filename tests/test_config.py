@@ -33,6 +33,7 @@ def error(text: str) -> ConfigError:
         ("targets: [openai, foo]\n", 1, "targets.1"),
         ("tools:\n  delete_all:\n    blast: huge\n", 3, "tools.delete_all.blast"),
         ("toolsets:\n  - name: x\n", 2, "toolsets.0"),
+        ("toolsets:\n  - {name: mcp, files: [a/*]}\n  - {name: mcp, files: [b/*]}\n", 3, "toolsets.1.name"),
         ("chars_per_token: 0\n", 1, "chars_per_token"),
         ("fail_on: sometimes\n", 1, "fail_on"),
         ("- a\n- b\n", 1, "(top level)"),

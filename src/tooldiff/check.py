@@ -10,7 +10,7 @@ from pathlib import Path
 from tooldiff import split, workers
 from tooldiff.baseline import apply_status, load_baseline
 from tooldiff.config import DEFAULT_BASELINE, Config, ConfigError, load_config
-from tooldiff.discover import discover_selected, select
+from tooldiff.discover import discover_selected, glob_match, select
 from tooldiff.engine import analyse, gc_paused
 from tooldiff.model import Report
 from tooldiff.report import assemble, build_report
@@ -128,6 +128,13 @@ def unmatched_settings(config: Config, report: Report) -> list[str]:
     names = {t.name for t in report.tools}
     out = [f"toolsets: {spec.name!r} holds no tools: no file that parses as tools matches "
            f"{', '.join(spec.files)}." for spec in config.toolsets if spec.name not in ids]
+    by_id = {ts.id: ts for ts in report.toolsets}
+    for spec in config.toolsets:
+        held = by_id.get(spec.name)
+        strays = [f for f in held.files if not any(glob_match(f, g) for g in spec.files)] if held else []
+        if strays:  # a file or folder whose own id is this name: grouping merged the two
+            out.append(f"toolsets: {spec.name!r} is also the id of {', '.join(strays)}, which its files do "
+                       "not match: the two were analysed as one toolset. Rename the toolset.")
     out += [f"toolset_targets: {key!r} names no toolset (a toolset id is a file, a folder of one-tool "
             "files or a toolsets name, as describe shows it)." for key in config.toolset_targets
             if key not in ids]

@@ -186,6 +186,7 @@ def load_config(path: str, text: str) -> Config:
     _check_codes(path, node, data)
     _check_options(path, node, data)
     _check_targets(path, node, data)
+    _check_toolset_names(path, node, data)
     return _build(path, data)
 
 
@@ -325,6 +326,17 @@ def _check_targets(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
                 at = [*where, str(i)]
                 message = unknown(f"target {name!r}", name, known)
                 raise ConfigError(path, _line(node, at), ".".join(at), message)
+
+
+def _check_toolset_names(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
+    """Two toolsets of one name would silently be one toolset, compared pair by pair as one."""
+    seen: set[str] = set()
+    for i, spec in enumerate(data.get("toolsets", [])):
+        if spec["name"] in seen:
+            at = ["toolsets", str(i), "name"]
+            message = f"toolset {spec['name']!r} is named twice: list all its globs under one `files`"
+            raise ConfigError(path, _line(node, at), ".".join(at), message)
+        seen.add(spec["name"])
 
 
 def _rule(value: Any) -> RuleConfig:
