@@ -57,6 +57,10 @@ def test_errors_name_file_line_and_key(text: str, line: int, key: str) -> None:
         ("targets: [openai_strict]\n", "unknown target 'openai_strict': did you mean 'openai-strict'?"),
         ("tools:\n  x: {targets: [Anthropic]}\n", "unknown target 'Anthropic'"),
         ("ignores:\n  - {code: '*', tool: x, reason: '   '}\n", "blank: say why the finding is accepted"),
+        ("targets: []\n", "an empty list of targets would mean the default ones"),
+        ("tools:\n  x: {targets: []}\n", "name at least one target"),
+        ("toolset_targets:\n  a.json: []\n", "name at least one target"),
+        ("toolsets:\n  - {name: a, files: [a/*], targets: []}\n", "name at least one target"),
     ],
 )
 def test_unknown_names_suggest_the_closest_known_one(text: str, hint: str) -> None:

@@ -254,6 +254,10 @@ def _config_error(path: str, node: yaml.Node, error: jsonschema.ValidationError)
     if error.validator == "pattern" and len(where) >= 2 and _is_target_list(where[:-1]):
         name = str(error.instance)
         return ConfigError(path, _line(node, where), key, unknown(f"target {name!r}", name, known_targets()))
+    if error.validator == "minItems" and _is_target_list(where):
+        message = ("an empty list of targets would mean the default ones: name at least one target, or leave "
+                   "the key out (turn rules off under `rules`)")
+        return ConfigError(path, _line(node, where), key, message)
     if error.validator == "pattern" and where[-1:] == ["reason"]:
         message = "the reason is blank: say why the finding is accepted"
         return ConfigError(path, _line(node, where), key, message)
