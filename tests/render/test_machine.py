@@ -142,3 +142,31 @@ def test_text_lines_are_ruff_like_and_colour_only_when_asked() -> None:
     summary = "(1 error, 2 warnings, 1 info); also 1 baselined, 1 existing, 1 resolved."
     assert plain_out.rstrip().endswith(summary)
     assert "\x1b[31;1merror\x1b[0m" in text.render(reports.overlap_pr(), replace(CTX, colour=True))
+
+
+def test_sarif_stays_within_code_scanning_result_limit() -> None:
+    # Code scanning rejects a whole SARIF file with more than 25,000 results in a run ("Analysis SARIF
+    # file rejected due to result limits"); an audit of a 20k-tool corpus gives 60k findings.
+    report = reports.many(25_009)
+    data = json.loads(sarif.render(report, CTX))
+    run = data["runs"][0]
+    assert len(run["results"]) == sarif.MAX_RESULTS == 25_000
+    # The most severe are kept, and the cut is said in the run, not silent.
+    levels = [r["level"] for r in run["results"]]
+    assert levels.count("error") == sum(1 for f in report.findings if f.severity == "error")
+    notes = run["invocations"][0]["toolExecutionNotifications"]
+    assert "9 more results" in notes[0]["message"]["text"]
+    rules = run["tool"]["driver"]["rules"]
+    assert all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in run["results"])
+
+
+def test_sarif_cut_keeps_new_findings_before_accepted_ones(
+    monkeypatch: pytest.MonkeyPatch, sarif_validator: jsonschema.Draft4Validator
+) -> None:
+    monkeypatch.setattr(sarif, "MAX_RESULTS", 3)
+    report = reports.audit()  # 3 new, then 2 accepted (baselined, ignored) that sort among them
+    data = json.loads(sarif.render(report, CTX))
+    run = data["runs"][0]
+    assert [r["properties"]["status"] for r in run["results"]] == ["new", "new", "new"]
+    assert "2 more results" in run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
+    sarif_validator.validate(data)

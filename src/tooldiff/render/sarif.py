@@ -3,6 +3,9 @@
 `rules[]` carry the rule docs and a `helpUri` to the rule's section of docs/rules.md. Each result has a
 physical location and our fingerprint as a partial fingerprint, so code scanning tracks a finding across
 line moves exactly as the baseline does. Baselined and ignored findings are results with a suppression.
+
+Code scanning rejects a whole file with more than 25,000 results in a run, so past that the most severe new
+findings are kept, then accepted ones, and the run's invocation says how many were left out.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from tooldiff.render.view import ordered
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+# GitHub's hard limit: "Results per run: 25,000"; over it the upload is rejected, not truncated.
+MAX_RESULTS = 25_000
 BASELINE_STATE = {"new": "new", "existing": "unchanged", "baselined": "unchanged", "ignored": "unchanged"}
 
 
@@ -80,31 +85,49 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
     return result
 
 
+def _kept(findings: list[Finding]) -> list[Finding]:
+    """At most MAX_RESULTS of the (ordered) findings: new ones first, each group most severe first."""
+    if len(findings) <= MAX_RESULTS:
+        return findings
+    rank = sorted(range(len(findings)), key=lambda i: (findings[i].status in ACCEPTED, i))
+    keep = set(rank[:MAX_RESULTS])
+    return [f for i, f in enumerate(findings) if i in keep]
+
+
 def as_dict(report: Report) -> dict[str, Any]:
-    findings = ordered(report.findings)
+    every = ordered(report.findings)
+    findings = _kept(every)
     codes: dict[str, Finding] = {}
     for f in findings:
         codes.setdefault(f.code, f)
     index = {code: i for i, code in enumerate(sorted(codes))}
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "tooldiff",
+                "version": tooldiff.__version__,
+                "semanticVersion": tooldiff.__version__,
+                "informationUri": PROJECT_URL,
+                "rules": [_rule(code, codes[code]) for code in sorted(codes)],
+            }
+        },
+        "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The repository root."}}},
+        "results": [_result(f, index[f.code]) for f in findings],
+        "columnKind": "unicodeCodePoints",
+    }
+    if len(findings) < len(every):
+        left = len(every) - len(findings)
+        text = (
+            f"{left:,} more results were left out: code scanning rejects a run of more than "
+            f"{MAX_RESULTS:,} results. The most severe new findings were kept; `tooldiff --format json` "
+            "has them all."
+        )
+        notice = {"level": "warning", "message": {"text": text}}
+        run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": [notice]}]
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "tooldiff",
-                        "version": tooldiff.__version__,
-                        "semanticVersion": tooldiff.__version__,
-                        "informationUri": PROJECT_URL,
-                        "rules": [_rule(code, codes[code]) for code in sorted(codes)],
-                    }
-                },
-                "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The repository root."}}},
-                "results": [_result(f, index[f.code]) for f in findings],
-                "columnKind": "unicodeCodePoints",
-            }
-        ],
+        "runs": [run],
     }
 
 
