@@ -16,6 +16,9 @@ from tooldiff.render.escape import code, md, plain
 from tooldiff.render.view import changed_tools, ordered
 
 CHECK_LEVELS = {"error": "failure", "warning": "warning", "info": "notice"}
+# Annotations on one check run, most severe first. They go 50 a request, and GitHub's secondary rate limit
+# allows about 80 content-creating requests a minute and 500 an hour: 20 requests leave room for the rest.
+MAX_CHECK_ANNOTATIONS = 1_000
 
 
 def failing(report: Report, fail_on: str) -> int:

@@ -52,8 +52,13 @@ def _check_run(settings: Settings, head: str, report: Report, body: str, publish
                failing: int) -> str | None:
     name = CHECK_NAME if settings.comment_id == "default" else f"{CHECK_NAME} ({settings.comment_id})"
     title = f"{failing} new finding(s) at or above {settings.fail_on}" if failing else "No failing findings"
+    annotations = actionout.check_annotations(report)
+    if len(annotations) > actionout.MAX_CHECK_ANNOTATIONS:
+        title += (f"; the {actionout.MAX_CHECK_ANNOTATIONS:,} most severe of {len(annotations):,} "
+                  "are annotated")
+        annotations = annotations[:actionout.MAX_CHECK_ANNOTATIONS]
     ok = publisher.check_run(head, name=name, conclusion="failure" if failing else "success", title=title,
-                             summary=body, annotations=actionout.check_annotations(report))
+                             summary=body, annotations=annotations)
     return None if ok else "The check run was skipped: this token lacks `checks: write`."
 
 

@@ -178,3 +178,17 @@ def test_a_404_on_the_check_run_names_the_commit_not_the_pull_request() -> None:
     level, note, hard = _failed("check run", GitHubError("create check run", 404, "Not Found"))
     assert (level, hard) == ("notice", False) and "commit" in note and "pull request" not in note
     assert "pull request was not found" in _failed("PR comment", GitHubError("list", 404, "Not Found"))[1]
+
+
+def test_check_run_annotations_are_capped_and_the_title_says_so(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 50 annotations a request: 5,000 findings were 100 content-creating requests in a row, past GitHub's
+    # secondary rate limit (80 a minute, 500 an hour), and the job failed on the rate limit.
+    many = [finding("missing-description", (f"t{i}",), i + 1, "warning") for i in range(5_000)]
+    assert go(fake, tmp_path, monkeypatch, diff_report(*many), check_run="true", comment="off") == 0
+    [run_id] = fake.check_runs
+    assert len(fake.calls("POST")) + len(fake.calls("PATCH")) <= 20
+    assert len(fake.annotations[run_id]) == 1_000
+    title = fake.check_runs[run_id]["output"]["title"]
+    assert "1,000 most severe of 5,000" in title
