@@ -84,7 +84,8 @@ def check_annotations(report: Report) -> list[dict[str, Any]]:
             "path": f.file, "start_line": f.line, "end_line": f.line,
             "annotation_level": CHECK_LEVELS.get(f.severity, "warning"),
             "title": plain(f"{f.code}: {', '.join(f.tools)}", 255),
-            "message": plain(f.message + (f" Fix: {f.fix}" if f.fix else ""), 60_000),
+            # GitHub allows 64 KB of message; at most 4 bytes a character in UTF-8 keeps 16,000 within it.
+            "message": plain(f.message + (f" Fix: {f.fix}" if f.fix else ""), 16_000),
         }
         for f in ordered(x for x in report.findings if x.status == "new") if _in_repo(f)
     ]

@@ -73,3 +73,12 @@ def test_check_annotations_use_check_levels_and_skip_code_defined_tools() -> Non
     notes = actionout.check_annotations(report)
     assert [n["annotation_level"] for n in notes] == ["failure", "notice"]
     assert all(n["start_line"] == n["end_line"] for n in notes)
+
+
+def test_check_annotation_message_fits_64_kb_of_utf8() -> None:
+    # GitHub: "The maximum size is 64 KB"; invalid-name quotes the whole name, and a 30,000-character CJK
+    # name made a 90 KB message that failed the whole check-run request.
+    report = diff_report(finding("invalid-name", ("t",), 12, message="語" * 30_000))
+    [note] = actionout.check_annotations(report)
+    assert len(note["message"].encode("utf-8")) <= 64 * 1024
+    assert note["message"].endswith("…")
