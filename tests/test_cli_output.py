@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -107,3 +109,20 @@ def test_a_named_folder_dot_included_reports_files_that_do_not_parse(
     monkeypatch.chdir(tmp_path / "x")
     assert parse_errors() == []
     assert parse_errors(".") == parse_errors("broken.json") == ["x/broken.json"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a file name that is not UTF-8 needs a POSIX file system")
+def test_a_file_name_that_is_not_utf8_reaches_every_format(tmp_path: Path) -> None:
+    # A name in Latin-1 (an old zip, a Windows share): Python spells its byte \xff as a lone surrogate,
+    # which crashed the fingerprint, and then every writer that encodes UTF-8.
+    name = os.fsdecode(b"outils-\xff.json")
+    (tmp_path / name).write_bytes(EXAMPLE.read_bytes())
+    for fmt in ("text", "json", "sarif", "markdown", "github", "annotations"):
+        target = tmp_path / f"report.{fmt}"
+        assert main(["check", str(tmp_path / name), "--format", fmt, "--output", str(target)]) == 0, fmt
+        out = target.read_text(encoding="utf-8")  # valid UTF-8, no lone surrogate written
+        assert "outils-" in out, fmt
+    sarif = json.loads((tmp_path / "report.sarif").read_text(encoding="utf-8"))
+    results = sarif["runs"][0]["results"]
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert uris == {"outils-%FF.json"}  # the file's own bytes, percent-encoded

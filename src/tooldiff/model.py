@@ -123,7 +123,9 @@ class Finding:
 def fingerprint(code: str, toolset: str, tools: tuple[str, ...], pointer: str) -> str:
     """Identity of a finding: no line numbers, no message text, so it survives moves and rewording."""
     key = "\x1f".join([code, toolset, "\x1e".join(sorted(tools)), pointer])
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+    # A file name that is not UTF-8 reaches us with its bytes as lone surrogates (os and git paths are
+    # decoded with surrogateescape): hash those bytes rather than fail.
+    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

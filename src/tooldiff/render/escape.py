@@ -25,8 +25,11 @@ _MD_TABLE.update(
 
 # Line breaks of every kind end a table row or a list item: fold them into spaces.
 _BREAKS = re.compile(r"[\r\n\v\f\x85\u2028\u2029]+")
-# C0/C1 controls, ANSI escapes' ESC, and bidi overrides that could make text read differently than it is.
-_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u061c\u202a-\u202e\u2066-\u2069\u200e\u200f]")
+# C0/C1 controls, ANSI escapes' ESC, and bidi overrides that could make text read differently than it is;
+# also lone surrogates (the bytes of a file name that is not UTF-8), which no UTF-8 writer accepts.
+_CONTROLS = re.compile(
+    r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u061c\u202a-\u202e\u2066-\u2069\u200e\u200f\ud800-\udfff]"
+)
 _SPACES = re.compile(r"[ \t]+")
 # `@user`, `@org/team`: GitHub notifies them. A zero-width space after `@` keeps the text, drops the ping.
 _MENTION = re.compile(r"@(?=[A-Za-z0-9])")
@@ -82,7 +85,8 @@ def mermaid(value: object, limit: int = 40) -> str:
 
 def url_path(path: str) -> str:
     """A repository path as a URL path: `(`, `)`, spaces and newlines can never end the link."""
-    return quote(path, safe="/")
+    # A name that is not UTF-8 (lone surrogates) is percent-encoded as its own bytes.
+    return quote(path, safe="/", errors="surrogateescape")
 
 
 def urlpart(value: object) -> str:

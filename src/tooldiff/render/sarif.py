@@ -18,6 +18,7 @@ import tooldiff
 from tooldiff.docs import PROJECT_URL, RuleDoc, rule_doc
 from tooldiff.model import ACCEPTED, Finding, Report
 from tooldiff.render.context import RenderContext
+from tooldiff.render.escape import url_path
 from tooldiff.render.view import ordered
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -72,7 +73,7 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
     }
     if f.file:
         location: dict[str, Any] = {
-            "artifactLocation": {"uri": quote(f.file, safe="/"), "uriBaseId": "%SRCROOT%"}
+            "artifactLocation": {"uri": url_path(f.file), "uriBaseId": "%SRCROOT%"}
         }
         if f.line > 0:
             location["region"] = {"startLine": f.line}
