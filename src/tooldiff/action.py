@@ -80,7 +80,6 @@ def run(settings: Settings, event: Mapping[str, Any],
                         comment_id=settings.comment_id, server_url=settings.server_url, full_report_hint=hint)
     report_json, sarif = _write_files(settings, plan, report, ctx)
     failing = actionout.failing(report, fail_on)
-    gha.emit(render("annotations", report, ctx).splitlines())
     hard, notes = False, list[str]()
     if plan.note:
         _say(gha.command("notice", plan.note))
@@ -92,6 +91,9 @@ def run(settings: Settings, event: Mapping[str, Any],
         hard, published = actionpost.publish(settings, plan, report, render("markdown", report, ctx),
                                              publisher, failing, _say)
         notes += published
+    # After our own notices: the runner shows only the first 10 annotations of a level in a step, and ten
+    # findings printed first would hide why no comment was posted or that posting failed.
+    gha.emit(render("annotations", report, ctx).splitlines())
     summary = render("github", report, ctx)
     gha.append_summary(settings.summary_path, summary + "".join(f"\n> {n}\n" for n in notes))
     gha.write_outputs(settings.output_path, actionout.outputs(report, report_json=report_json, sarif=sarif))

@@ -192,3 +192,15 @@ def test_check_run_annotations_are_capped_and_the_title_says_so(
     assert len(fake.annotations[run_id]) == 1_000
     title = fake.check_runs[run_id]["output"]["title"]
     assert "1,000 most severe of 5,000" in title
+
+
+def test_the_actions_own_notices_come_before_the_finding_annotations(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The runner keeps the first 10 annotations of each level in a step and drops the rest: printed after
+    # ten finding notices, the notice that says why a fork PR got no comment never showed as an annotation.
+    fake.pulls[2].fork = True
+    infos = [finding("missing-description", (f"t{i}",), i + 1, "info") for i in range(12)]
+    assert go(fake, tmp_path, monkeypatch, diff_report(*infos)) == 0
+    notices = [line for line in capsys.readouterr().out.splitlines() if line.startswith("::notice")]
+    assert notices[0].startswith("::notice::No PR comment was posted"), notices[:2]
