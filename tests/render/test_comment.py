@@ -174,3 +174,19 @@ def test_the_leanest_comment_has_no_empty_fold() -> None:
         assert body.strip(), "a fold with nothing in it"
     else:
         assert "not new in this PR" in out
+
+
+def test_a_long_list_of_config_changes_does_not_push_the_findings_out() -> None:
+    # A PR that adds 2,000 ignores lists one config change per ignore: uncapped, the list filled the comment
+    # and the job summary's budget, and the cut dropped every new finding after it without naming them.
+    why = "why " * 60
+    changes = tuple(f"Ignore added: intent-overlap on tool_{i:04d} ({why})" for i in range(2_000))
+    report = replace(reports.overlap_pr(), config_changes=changes)
+    out = markdown.render(report, CTX)
+    assert len(out) <= CTX.max_chars
+    assert "### New findings" in out and "Cut here" not in out
+    assert "more configuration changes" in out
+    big = replace(report, config_changes=changes * 3)
+    page = summary.render(big, CTX)
+    assert "### Findings" in page and "Cut here" not in page
+    assert "more configuration changes" in page

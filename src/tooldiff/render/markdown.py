@@ -98,7 +98,10 @@ def _context(report: Report, ctx: RenderContext, level: Detail, once: _Once) -> 
     pictured = crowded if level.graph else None
     if not level.graph and crowded:
         omitted.append("the overlap graph")
+    # One line per ignore added or removed: a PR that adds hundreds must not push the findings out.
+    changes = report.config_changes[: level.table_cap]
     for what, total, cap in (
+        ("configuration changes", len(report.config_changes), level.table_cap),
         ("resolved findings", len(resolved), level.resolved_cap),
         ("token table rows", len(rows), level.table_cap),
         ("schemaHash rows", len(hashes), level.table_cap),
@@ -116,7 +119,8 @@ def _context(report: Report, ctx: RenderContext, level: Detail, once: _Once) -> 
         "touches": view.touches_tools(report),
         "clean": not new,
         "clean_line": CLEAN_LINE,
-        "config_changes": report.config_changes,
+        "config_changes": changes,
+        "config_more": len(report.config_changes) - len(changes),
         "groups": view.by_tool(shown),
         "rules_doc": view.RULES_DOC,
         "location": lambda f: view.location_md(f, ctx),

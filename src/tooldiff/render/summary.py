@@ -89,6 +89,10 @@ def _context(
     toolsets = sorted(report.toolsets, key=lambda t: t.id)
     if level.table_cap is not None and len(toolsets) > level.table_cap:
         omitted.append(f"{len(toolsets) - level.table_cap:,} toolset rows")
+    # One line per ignore added or removed: a PR that adds thousands must not push the findings out.
+    changes = _cap(list(report.config_changes), level.table_cap)
+    if len(changes) < len(report.config_changes):
+        omitted.append(f"{len(report.config_changes) - len(changes):,} configuration changes")
     graph = full_graph if level.graph else None
     if not level.graph and full_graph:
         omitted.append("the overlap graph")
@@ -98,7 +102,8 @@ def _context(
         "mode": report.mode,
         "verdict": verdict(report),
         "touches": view.touches_tools(report),
-        "config_changes": report.config_changes,
+        "config_changes": changes,
+        "config_more": len(report.config_changes) - len(changes),
         "graph": graph,
         "legend": graphs.LEGEND,
         "methods": methods,
