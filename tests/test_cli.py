@@ -423,7 +423,10 @@ def test_text_paths_open_from_where_the_command_ran(
     assert {f["file"] for f in json.loads(out)["findings"]} == {"agents/helpdesk/tools.json"}
     monkeypatch.chdir(tmp_path / "agents")
     _, out, _ = run(capsys, "describe", "helpdesk")
-    assert "helpdesk/tools.json:3" in out.splitlines()[1]
+    assert out.splitlines()[1].split()[1] == "helpdesk/tools.json:3"  # not ../agents/helpdesk/...
+    monkeypatch.chdir(tmp_path / "agents" / "helpdesk")
+    _, out, _ = run(capsys, "check")
+    assert out.splitlines()[0].split(":")[0] == "tools.json"
 
 
 def test_check_says_it_did_not_run_the_configured_sources(

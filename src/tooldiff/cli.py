@@ -58,11 +58,16 @@ def _emit(
 
 
 def _prefix(root: Path | None) -> str:
-    """`root` from the working folder, as a path prefix ("" when they are one)."""
+    """`root` from the working folder, as `show_path` reads it ("" when they are one)."""
     if root is None:
         return ""
-    rel = os.path.relpath(root.absolute(), Path.cwd().absolute())
-    return "" if rel == "." else Path(rel).as_posix()
+    cwd = Path.cwd().absolute()
+    rel = os.path.relpath(root.absolute(), cwd)
+    if rel == ".":
+        return ""
+    if cwd.is_relative_to(root.absolute()):  # a subfolder: say which, for `show_path`
+        return f"{Path(rel).as_posix()}\0{cwd.relative_to(root.absolute()).as_posix()}"
+    return Path(rel).as_posix()
 
 
 def _write(path: Path, text: str) -> None:

@@ -26,7 +26,7 @@ class RenderContext:
     colour: bool = False
     statistics: bool = False  # text: one line per rule code with its count, instead of every finding
     # Text: where the report's paths (relative to the run's root) are from where the command ran, so a
-    # `path:line` opens from there ("../.." from a subfolder). The machine formats keep root paths.
+    # `path:line` opens from there (see `show_path`). The machine formats keep root paths.
     path_prefix: str = ""
 
     def shown_path(self, path: str) -> str:
@@ -54,6 +54,12 @@ class RenderContext:
 
 
 def show_path(path: str, prefix: str) -> str:
-    """A report path (relative to the run's root) from the folder the command ran in (`prefix`: the root
-    from there)."""
-    return posixpath.normpath(posixpath.join(prefix, path)) if prefix and path else path
+    """A report path (relative to the run's root) from the folder the command ran in. `prefix` is the root
+    from there; from a folder inside the root, the way up, a NUL (which no path holds) and the folder, so
+    that `agents/helpdesk/tools.json` shows as `tools.json` there, not as `../../agents/helpdesk/...`."""
+    if not prefix or not path:
+        return path
+    up, _, here = prefix.partition("\0")
+    if here:  # both relative to the root: relpath's result does not depend on the process's folder
+        return posixpath.relpath(posixpath.normpath(path), here)
+    return posixpath.normpath(posixpath.join(up, path))
