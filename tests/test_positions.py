@@ -52,6 +52,24 @@ def test_locator_yaml_points_at_the_key() -> None:
     assert [loc.line(p) for p in pointers] == [1, 2, 3, 5, None]
 
 
+def test_locator_yaml_follows_merge_keys_to_where_a_key_is_written() -> None:
+    text = (b"x-paging: &paging\n"                 # 1
+            b"  limit: {type: integer}\n"           # 2
+            b"tools:\n"                             # 3
+            b"  - name: a\n"                        # 4
+            b"    input_schema:\n"                  # 5
+            b"      type: object\n"                 # 6
+            b"      properties:\n"                  # 7
+            b"        <<: *paging\n"                # 8
+            b"        query: {type: string}\n"      # 9
+            b"        limit: {type: number}\n")     # 10: written here, it wins over the merged one
+    loc = Locator("t.yaml", text)
+    props = "/tools/0/input_schema/properties"
+    assert [loc.line(f"{props}/{k}") for k in ("query", "limit")] == [9, 10]
+    merged = text.replace(b"        limit: {type: number}\n", b"")
+    assert Locator("t.yaml", merged).line(f"{props}/limit") == 2
+
+
 def test_locator_on_broken_yaml_is_none() -> None:
     assert Locator("t.yaml", b"a: [\n").line("/a") is None
 

@@ -249,10 +249,7 @@ def yaml_node(root: yaml.Node, path: Sequence[str]) -> tuple[yaml.Node | None, y
     key_node: yaml.Node | None = None
     for token in path:
         if isinstance(node, yaml.MappingNode):
-            found = None
-            for k, v in node.value:
-                if isinstance(k, yaml.ScalarNode) and key_token(k) == token:
-                    found = (k, v)  # last wins, as in construction
+            found = _key_in(node, token)
             if found is None:
                 return None, None
             key_node, node = found
@@ -261,6 +258,27 @@ def yaml_node(root: yaml.Node, path: Sequence[str]) -> tuple[yaml.Node | None, y
         else:
             return None, None
     return node, key_node
+
+
+MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def _key_in(mapping: yaml.MappingNode, token: str, depth: int = 0) -> tuple[yaml.Node, yaml.Node] | None:
+    """(key, value) of `token` in a mapping: written there (the last wins, as in construction), else merged
+    in by `<<: *anchor` (the first merged mapping that has it wins, as in construction)."""
+    found = None
+    merged: list[yaml.Node] = []
+    for k, v in mapping.value:
+        if k.tag == MERGE_TAG:
+            merged.extend(v.value if isinstance(v, yaml.SequenceNode) else [v])
+        elif isinstance(k, yaml.ScalarNode) and key_token(k) == token:
+            found = (k, v)
+    if found is not None or depth > 20:  # merge chains are short; a loader refuses cycles before this
+        return found
+    for m in merged:
+        if isinstance(m, yaml.MappingNode) and (inner := _key_in(m, token, depth + 1)) is not None:
+            return inner
+    return None
 
 
 def yaml_lines(node: yaml.Node, key: yaml.Node | None, index: LineIndex | None = None) -> tuple[int, int]:

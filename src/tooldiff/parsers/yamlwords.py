@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import yaml
 
-from tooldiff.positions import BOOL_TAG, key_token, to_pointer
+from tooldiff.positions import BOOL_TAG, MERGE_TAG, key_token, to_pointer
 
-MERGE_TAG = "tag:yaml.org,2002:merge"
 WORDS = frozenset(["yes", "no", "on", "off"])  # true and false mean the same in YAML 1.1 and 1.2
 
 # (pointer below the node, the word as written, whether it is a mapping key)
