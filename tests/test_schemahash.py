@@ -82,3 +82,21 @@ def test_deep_documents_do_not_recurse() -> None:
         deep = [deep]
     text = canonical_json(deep)
     assert text.startswith("[[[") and "1.5" in text
+
+
+def test_an_integer_beyond_the_double_range_is_hashed_like_the_same_number_in_e_notation() -> None:
+    """JCS (RFC 8785 section 3.2.2.3) reads every number as an IEEE-754 double, so the integer literal 1
+    followed by 400 zeros is the number 1e400, Infinity to JSON.parse. Python parses `1e400` to inf (hashed
+    leniently as the text "Infinity") but keeps the integer exact, and float() of it raised OverflowError,
+    which crashed every command on such a file."""
+    huge = json.loads("1" + "0" * 400)
+    assert isinstance(huge, int)
+    with pytest.raises(ValueError):
+        canonical_json({"maximum": huge})  # not finite: JCS has no form for it
+    record = {"name": "t", "description": "", "input_schema": {"maximum": huge}}
+    same = {"name": "t", "description": "", "input_schema": {"maximum": json.loads("1e400")}}
+    assert schema_hash(as_tool(record)) == schema_hash(as_tool(same))
+    negative = {"name": "t", "description": "", "input_schema": {"maximum": -huge}}
+    assert schema_hash(as_tool(negative)) == schema_hash(
+        as_tool({**negative, "input_schema": {"maximum": float("-inf")}})
+    )

@@ -82,7 +82,10 @@ def number(value: float | int) -> str:
     """ECMAScript Number.prototype.toString, as RFC 8785 section 3.2.2.3 requires."""
     if isinstance(value, int) and abs(value) < 2**53:
         return str(value)
-    x = float(value)
+    try:
+        x = float(value)
+    except OverflowError:  # an integer literal past the double range: JSON.parse reads it as ±Infinity
+        x = math.inf if value > 0 else -math.inf
     if not math.isfinite(x):
         raise ValueError(f"{x!r} is not allowed in canonical JSON")
     if x == 0:
@@ -176,7 +179,17 @@ def _lenient(value: Any) -> str:
         return canonical_json(value)
     except ValueError:
         # Non-finite numbers (YAML .nan) must not crash a review; hash their text instead.
-        return _slow(json.loads(json.dumps(value, default=str), parse_constant=str))
+        return _slow(json.loads(json.dumps(value, default=str), parse_constant=str, parse_int=_lenient_int))
+
+
+def _lenient_int(text: str) -> int | str:
+    """An integer past the double range is ±Infinity to JCS: hashed as that text, like a float infinity."""
+    n = int(text)
+    try:
+        float(n)
+    except OverflowError:
+        return "Infinity" if n > 0 else "-Infinity"
+    return n
 
 
 _LAST: list[Any] = [None, ""]
