@@ -141,3 +141,29 @@ def test_toolset_sum() -> None:
     tools = [WEATHER, make({"type": "object"}, name="ping", description="Ping.")]
     total = tokens.count_toolset(tools)
     assert total["estimate"] == sum(tokens.estimate(t) for t in tools) == tokens.toolset_estimate(tools)
+
+
+def _fields_of(schema: dict[str, Any]) -> list[str]:
+    lines = tokens_openai.render_tool(make({"type": "object", "properties": schema})).splitlines()
+    return lines[lines.index("type get_weather = (_: {") + 1 : lines.index("}) => any;")]
+
+
+def test_defaults_are_rendered_as_harmony_renders_them() -> None:
+    """openai/harmony src/encoding.rs, json_schema_to_typescript: a string default of a property that is not
+    an enum is quoted (`// default: "x"`), an enum's is bare (`// default: c`), any other default is its
+    compact JSON (serde_json's Display: `[1,2]`, `{"a":1}`, `true`)."""
+    assert _fields_of(
+        {
+            "city": {"type": "string", "default": "Paris"},
+            "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
+            "days": {"type": "array", "items": {"type": "integer"}, "default": [1, 2]},
+            "opts": {"type": "object", "default": {"a": 1, "b": [True, None]}},
+            "n": {"type": "number", "default": 1.5},
+        }
+    ) == [
+        'city?: string, // default: "Paris"',
+        'unit?: "c" | "f", // default: c',
+        "days?: number[], // default: [1,2]",
+        'opts?: object, // default: {"a":1,"b":[true,null]}',
+        "n?: number, // default: 1.5",
+    ]

@@ -125,6 +125,16 @@ def _one_type(t: str, schema: dict[str, Any], indent: str, depth: int) -> str:
     return "object" if t in ("object", "dict") else "any"
 
 
+def _default(prop: dict[str, Any]) -> str:
+    """As harmony's json_schema_to_typescript writes it: a string bare for an enum and quoted otherwise, any
+    other value as compact JSON (serde_json's Display, keys in their order)."""
+    default = prop["default"]
+    if isinstance(default, str):
+        is_enum = isinstance(prop.get("enum"), list) and bool(prop["enum"])
+        return default if is_enum else f'"{default}"'
+    return json.dumps(default, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
 def _fields(schema: dict[str, Any], indent: str, depth: int) -> list[str]:
     raw_required = schema.get("required")
     required: list[Any] = raw_required if isinstance(raw_required, list) else []
@@ -135,8 +145,7 @@ def _fields(schema: dict[str, Any], indent: str, depth: int) -> list[str]:
         optional = "" if name in required else "?"
         line = f"{indent}{name}{optional}: {_ts_type(prop, indent, depth)},"
         if isinstance(prop, dict) and "default" in prop:
-            default = prop["default"]
-            line += f" // default: {default if isinstance(default, str) else _literal(default)}"
+            line += f" // default: {_default(prop)}"
         lines.append(line)
     return lines
 
