@@ -167,3 +167,23 @@ def test_defaults_are_rendered_as_harmony_renders_them() -> None:
         'opts?: object, // default: {"a":1,"b":[true,null]}',
         "n?: number, // default: 1.5",
     ]
+
+
+def test_a_property_description_is_one_comment_written_as_is() -> None:
+    """Both references write a property's description once, verbatim, after `// `: openai/harmony
+    src/encoding.rs (`{indent}// {desc_str}`) and hmarr/openai-chat-tokens src/functions.ts
+    (`// ${param.description}`, skipped only when empty). Neither splits it into lines nor strips it."""
+    assert _fields_of(
+        {
+            "city": {"type": "string", "description": "City name.\nUse the English spelling."},
+            "note": {"type": "string", "description": " padded "},
+            "tag": {"type": "string", "description": ""},
+        }
+    ) == [
+        "// City name.",
+        "Use the English spelling.",
+        "city?: string,",
+        "//  padded ",
+        "note?: string,",
+        "tag?: string,",
+    ]

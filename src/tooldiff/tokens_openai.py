@@ -140,8 +140,10 @@ def _fields(schema: dict[str, Any], indent: str, depth: int) -> list[str]:
     required: list[Any] = raw_required if isinstance(raw_required, list) else []
     lines: list[str] = []
     for name, prop in schema["properties"].items():
-        if isinstance(prop, dict):
-            lines += _comment(prop.get("description"), indent)
+        description = prop.get("description") if isinstance(prop, dict) else None
+        if isinstance(description, str) and description:
+            # One comment, as is: harmony and hmarr/openai-chat-tokens neither split nor strip it.
+            lines.append(f"{indent}// {description}")
         optional = "" if name in required else "?"
         line = f"{indent}{name}{optional}: {_ts_type(prop, indent, depth)},"
         if isinstance(prop, dict) and "default" in prop:
