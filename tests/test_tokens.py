@@ -187,3 +187,11 @@ def test_a_property_description_is_one_comment_written_as_is() -> None:
         "note?: string,",
         "tag?: string,",
     ]
+
+
+def test_enum_strings_are_quoted_without_json_escapes() -> None:
+    """openai/harmony src/encoding.rs (`format!("\\"{s}\\"")`) and hmarr/openai-chat-tokens src/functions.ts
+    (`"${v}"`) put each enum string between quotes as it is: a quote or backslash in it is not escaped."""
+    assert _fields_of({"q": {"type": "string", "enum": ['say "hi"', "a\\b", "é"]}}) == [
+        'q?: "say "hi"" | "a\\b" | "é",'
+    ]

@@ -91,6 +91,8 @@ def _comment(text: Any, indent: str) -> list[str]:
 
 
 def _literal(value: Any) -> str:
+    if isinstance(value, str):
+        return f'"{value}"'  # as harmony and openai-chat-tokens write an enum string: no JSON escapes
     return json.dumps(value, ensure_ascii=False) if not isinstance(value, dict | list) else "any"
 
 
