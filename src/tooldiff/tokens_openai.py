@@ -120,8 +120,8 @@ def _one_type(t: str, schema: dict[str, Any], indent: str, depth: int) -> str:
     if t in ("string", "boolean", "null"):
         return t
     if t == "array":
-        inner = _ts_type(schema.get("items"), indent, depth + 1)
-        return f"{inner}[]" if " " not in inner else f"Array<{inner}>"
+        # `T[]` even where T is a union or an object, as both references write it (not `Array<T>`).
+        return f"{_ts_type(schema.get('items'), indent, depth + 1)}[]"
     if t in ("object", "dict") and isinstance(schema.get("properties"), dict) and schema["properties"]:
         return "{\n" + "\n".join(_fields(schema, indent + "  ", depth + 1)) + f"\n{indent}}}"
     return "object" if t in ("object", "dict") else "any"
