@@ -484,3 +484,26 @@ def test_check_notes_a_toolset_named_like_a_path_it_does_not_hold(
     notes = [line for line in out.splitlines() if line.startswith("toolsets:")]
     assert len(notes) == 1, out
     assert "'mcp/tools.json' is also the id of mcp/tools.json" in notes[0] and "rename" in notes[0].lower()
+
+
+def test_describe_labels_claude_ctok_as_unofficial(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README: claude-ctok is "an unofficial reconstruction, labelled as one". The PR comment and job summary
+    carry that note; describe showed a bare tokens[claude-ctok] column."""
+    from tooldiff import tokens
+
+    def clear() -> None:
+        tokens.available_methods.cache_clear()
+        tokens._methods_counted.cache_clear()
+        tokens._COUNTS.clear()
+
+    monkeypatch.setattr(tokens, "_ctok_counter", lambda: (lambda text: len(text) // 3))
+    clear()
+    try:
+        code, out, _ = run(capsys, "describe", str(EXAMPLE))
+    finally:
+        monkeypatch.undo()
+        clear()
+    assert code == 0 and "tokens[claude-ctok]" in out.splitlines()[0]
+    assert f"claude-ctok: {tokens.METHOD_NOTES['claude-ctok']}" in out

@@ -8,6 +8,7 @@ from unicodedata import combining, east_asian_width
 from tooldiff.model import SEVERITY_RANK, Report
 from tooldiff.render.context import show_path
 from tooldiff.render.escape import plain
+from tooldiff.tokens import METHOD_NOTES
 
 CELL_MAX = 48  # columns before the last are cut here (with "…"); the file and findings columns never are
 
@@ -51,6 +52,10 @@ def render_describe(report: Report, prefix: str = "") -> str:
     widths = [max(_width(r[i]) for r in rows) for i in range(len(header) - 1)]
     lines = ["  ".join([*(c + " " * (w - _width(c)) for c, w in zip(r[:-1], widths, strict=True)), r[-1]])
              .rstrip() for r in rows]
+    # A reconstructed tokenizer's column says what it is under the table (the estimate's header says enough).
+    notes = [f"{m}: {METHOD_NOTES[m]}" for m in methods if m != "estimate" and m in METHOD_NOTES]
+    if notes:
+        lines += ["", *notes]
     # A file that does not parse has no tool row: say so, or it would look like a file without tools.
     broken = sorted((f for f in report.findings if f.code == "parse-error"), key=lambda f: (f.file, f.line))
     if broken:
