@@ -507,3 +507,28 @@ def test_describe_labels_claude_ctok_as_unofficial(
         clear()
     assert code == 0 and "tokens[claude-ctok]" in out.splitlines()[0]
     assert f"claude-ctok: {tokens.METHOD_NOTES['claude-ctok']}" in out
+
+
+def test_json_labels_claude_ctok_as_unofficial(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The JSON report names each counted method's caveat: a consumer can show claude-ctok as unofficial."""
+    from tooldiff import tokens
+
+    def clear() -> None:
+        tokens.available_methods.cache_clear()
+        tokens._methods_counted.cache_clear()
+        tokens._COUNTS.clear()
+
+    monkeypatch.setattr(tokens, "_ctok_counter", lambda: (lambda text: len(text) // 3))
+    clear()
+    try:
+        _, out, _ = run(capsys, "check", str(EXAMPLE), "--tokens", "all", "--format", "json")
+    finally:
+        monkeypatch.undo()
+        clear()
+    doc = json.loads(out)
+    jsonschema.validate(doc, report_schema())
+    assert "claude-ctok" in doc["token_methods"]
+    assert doc["token_method_notes"]["claude-ctok"] == tokens.METHOD_NOTES["claude-ctok"]
+    assert set(doc["token_method_notes"]) <= set(doc["token_methods"])

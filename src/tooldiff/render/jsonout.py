@@ -12,6 +12,7 @@ from typing import Any
 import tooldiff
 from tooldiff.model import ACCEPTED, SEVERITIES, Finding, Report, ToolReport, ToolsetReport
 from tooldiff.render.context import RenderContext
+from tooldiff.tokens import METHOD_NOTES
 
 VERSION = 1
 STATUSES = ("new", "existing", "baselined", "ignored")
@@ -106,6 +107,7 @@ def as_dict(report: Report) -> dict[str, Any]:
         "base_ref": report.base_ref,
         "head_ref": report.head_ref,
         "token_methods": list(report.token_methods),
+        "token_method_notes": {m: METHOD_NOTES[m] for m in report.token_methods if m in METHOD_NOTES},
         "toolsets": [toolset(ts) for ts in sorted(report.toolsets, key=lambda t: t.id)],
         "tools": [tool(t) for t in sorted(report.tools, key=lambda t: (t.toolset, t.name, t.file, t.line))],
         "findings": [finding(f) for f in sorted(report.findings, key=_finding_key)],
