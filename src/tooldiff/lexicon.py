@@ -16,6 +16,7 @@ from importlib import resources
 class Lexicon:
     stopwords: frozenset[str]
     low_information: frozenset[str]
+    name_words: frozenset[str]  # low-information in prose, the object of the tool in a name
     synonyms: dict[str, str]  # word -> canonical term
     action_classes: frozenset[str]
     irregular_plurals: dict[str, str]
@@ -42,6 +43,7 @@ def lexicon() -> Lexicon:
     return Lexicon(
         stopwords=frozenset(raw["stopwords"]),
         low_information=frozenset(raw["low_information"]),
+        name_words=frozenset(raw["name_words"]),
         synonyms=_first_wins(raw["synonyms"]),
         action_classes=frozenset(raw["action_classes"]) | frozenset(raw["verbs"]),
         irregular_plurals=dict(raw["irregular_plurals"]),

@@ -24,7 +24,16 @@ from tooldiff.lexicon import lexicon
 from tooldiff.model import Problem, Tool
 from tooldiff.rules import PAIR_PRECEDENCE, get
 from tooldiff.rules.base import Context
-from tooldiff.terms import EMPTY, Terms, extract, fold_plural, mentions, split_identifier, text_terms
+from tooldiff.terms import (
+    EMPTY,
+    Terms,
+    extract,
+    fold_plural,
+    mentions,
+    normalise_name_word,
+    split_identifier,
+    text_terms,
+)
 
 _T = TypeVar("_T")
 
@@ -118,10 +127,10 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
     """
     if len(name_seq) < 2 or len(terms.desc) < 2:
         return frozenset()
-    verbs = lexicon().action_classes
+    verbs, kept = lexicon().action_classes, _name_word_terms()
 
     def vendor(term: str) -> bool:
-        if term in verbs:
+        if term in verbs or term in kept:  # `note` of create_note: prose drops it, so it is never "unused"
             return False
         return term not in terms.desc or (terms.written_as_name(term) and term not in terms.lower)
 
@@ -131,6 +140,12 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
     if vendor(last) and not vendor(first):
         return frozenset({last})
     return frozenset()
+
+
+@cache
+def _name_word_terms() -> frozenset[str]:
+    """The terms `lexicon.name_words` give in a name."""
+    return frozenset(t for w in lexicon().name_words if (t := normalise_name_word(w)))
 
 
 def analyse(tool: Tool, ctx: Context) -> ToolView:

@@ -370,7 +370,18 @@ EMPTY: frozenset[str] = frozenset()
 
 def name_terms_of(name: str) -> tuple[str, ...]:
     """The terms of a tool name, in order (`get_documents_by_id` -> ('retrieval', 'document', ...))."""
-    return tuple(filter(None, map(normalise, split_identifier(name))))
+    return tuple(filter(None, map(normalise_name_word, split_identifier(name))))
+
+
+@cache
+def normalise_name_word(word: str) -> str | None:
+    """`normalise`, except that a name keeps the words prose uses as filler but a name uses for its object:
+    `create_ticket_note` is not `create_ticket`, nor `pods_run` `pods_get` (`lexicon.name_words`)."""
+    lex = lexicon()
+    if word in lex.name_words:
+        w = fold_plural(word)
+        return lex.synonyms.get(w, w)
+    return normalise(word)
 
 
 def _shared(terms: set[str] | frozenset[str]) -> frozenset[str]:

@@ -1,0 +1,89 @@
+"""Pairs of real tools from one MCP server that the pair rules must not flag (or must flag), found by sampling
+the findings on `../shared/corpora` (each pair cites its server and corpus file). Descriptions are verbatim;
+schemas are cut to the arguments that matter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tooldiff.eval import make_tool, run_toolset
+
+DOCKER = "mcp/docker_mcp_registry/tools.json"
+K8S = "histories/kubernetes-mcp-server (head)"
+
+
+def _schema(**props: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {k: {"type": v} for k, v in props.items()},
+        "required": list(props),
+    }
+
+
+def _headline(a: dict[str, Any], b: dict[str, Any]) -> str | None:
+    got = run_toolset([make_tool(a, 0), make_tool(b, 1)])
+    found = got.pairs.get(tuple(sorted((a["name"], b["name"]))))  # type: ignore[call-overload]
+    return found[0] if found else None
+
+
+def _t(name: str, description: str, schema: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "description": description, "input_schema": schema or {"type": "object"}, **extra}
+
+
+# A word that is filler in prose ("Note: ...", "runs the query", "returns") names the object in a tool name.
+NAME_NOUNS = [
+    pytest.param(  # autotask-mcp, DOCKER: mutual-nondistinction on (autotask, creation, ticket)
+        _t("autotask_create_ticket", "Create a new ticket in Autotask", _schema(companyID="number")),
+        _t("autotask_create_ticket_note", "Create a new note for a ticket", _schema(ticketId="number")),
+        id="autotask-ticket-vs-ticket-note",
+    ),
+    pytest.param(  # nex, DOCKER: intent-overlap on (creation)
+        _t("create_object", "Create a new custom object type definition.", _schema(name="string")),
+        _t("create_note", "Create a new note, optionally linked to a record.", _schema(content="string")),
+        id="nex-object-vs-note",
+    ),
+    pytest.param(  # dbt-mcp, DOCKER: intent-overlap on (job, retrieval)
+        _t("get_job_details", "Get detailed information about a specific job"),
+        _t("get_job_run_details", "Get detailed information about a specific job run"),
+        id="dbt-job-vs-job-run",
+    ),
+    pytest.param(  # pancake-mcp, DOCKER: mutual-nondistinction on (creation, order)
+        _t("create_order", "Create a new order"),
+        _t("create_return_order", "Create a return order"),
+        id="pancake-order-vs-return-order",
+    ),
+    pytest.param(  # K8S: blast-radius-twin "pods_get and pods_run overlap in intent"
+        _t(
+            "pods_get",
+            "Get a Kubernetes Pod in the current or provided namespace with the provided name",
+            {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+            annotations={"readOnlyHint": True, "openWorldHint": True, "destructiveHint": False},
+        ),
+        _t(
+            "pods_run",
+            "Run a Kubernetes Pod in the current or provided namespace with the provided container image and "
+            "optional name",
+            {"type": "object", "properties": {"image": {"type": "string"}}, "required": ["image"]},
+            annotations={"readOnlyHint": False, "openWorldHint": True, "destructiveHint": False},
+        ),
+        id="k8s-pods-get-vs-pods-run",
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), NAME_NOUNS)
+def test_a_noun_of_the_name_distinguishes_even_when_prose_calls_it_filler(
+    a: dict[str, Any], b: dict[str, Any]
+) -> None:
+    # One name extending the other (ticket / ticket_note) is seed 000's directional domination, as
+    # get_page / get_page_history: the longer name adds a term. Never an overlap or "the same terms".
+    assert _headline(a, b) in (None, "directional-domination")
+
+
+def test_run_and_execute_in_names_still_meet() -> None:
+    """The noun kept in a name must not split two tools named by synonyms of one verb."""
+    a = _t("run_query", "Run a read-only SQL query against the database.", _schema(sql="string"))
+    b = _t("execute_query", "Execute a read-only SQL query against the database.", _schema(sql="string"))
+    assert _headline(a, b) == "intent-overlap"
