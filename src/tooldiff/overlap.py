@@ -68,9 +68,24 @@ def _has(x: ToolView, y: ToolView, term: str) -> bool:
 
 def missing_name_terms(x: ToolView, y: ToolView) -> frozenset[str]:
     """Terms of x's name (vendor prefix aside) that y's text lacks: a request could be tested against them."""
-    if x.core_set <= y.terms.all:  # the usual answer for a candidate pair, found in C
+    core = x.name_seq if _suffix_is_ours(x, y) else x.core
+    if core is x.core and x.core_set <= y.terms.all:  # the usual answer for a candidate pair, found in C
         return frozenset()
-    return frozenset(t for t in x.core if not _has(x, y, t))
+    return frozenset(t for t in core if not _has(x, y, t))
+
+
+def _suffix_is_ours(x: ToolView, y: ToolView) -> bool:
+    """x's last name word was taken for a vendor suffix (`web_search_exa`) because x's description never uses
+    it, but y's name shows it is a word of the name: one name starts with the other (`get_job` /
+    `get_job_config`, whose description says "configuration"), or both start with one namespace word that is
+    not a verb (`complex_conj` / `complex_rect`, `surveys-get-all` / `survey-stats`)."""
+    seq = x.name_seq
+    if len(x.core) == len(seq) or x.core[0] != seq[0]:
+        return False  # nothing stripped, or the prefix was (`puppeteer_click`)
+    other = y.name_seq
+    if other[: len(seq)] == seq or seq[: len(other)] == other:
+        return True
+    return bool(other) and other[0] == seq[0] and seq[0] not in lexicon().action_classes
 
 
 def _shared_object(a: ToolView, b: ToolView) -> bool:

@@ -87,3 +87,49 @@ def test_run_and_execute_in_names_still_meet() -> None:
     a = _t("run_query", "Run a read-only SQL query against the database.", _schema(sql="string"))
     b = _t("execute_query", "Execute a read-only SQL query against the database.", _schema(sql="string"))
     assert _headline(a, b) == "intent-overlap"
+
+
+# The last word of a name that its own description paraphrases ("config" / "XML configuration") is not a
+# vendor suffix (`web_search_exa`) when the neighbour shares the rest of the name or its namespace.
+NOT_A_VENDOR = [
+    pytest.param(  # jenkins, DOCKER: intent-overlap on (jenkin, job, retrieval)
+        _t("get_job", "Get detailed information about a specific Jenkins job", _schema(job_name="string")),
+        _t("get_job_config", "Get the XML configuration of a Jenkins job", _schema(job_name="string")),
+        id="jenkins-job-vs-job-config",
+    ),
+    pytest.param(  # helpscout-mcp-server, DOCKER
+        _t("getOrganization", "Get an organization by ID with optional customer and conversation counts"),
+        _t("getOrganizationMembers", "Get all customers belonging to an organization"),
+        id="helpscout-organization-vs-members",
+    ),
+    pytest.param(  # tesserin, DOCKER (after the name words above, "connections" was the stripped edge)
+        _t(
+            "get_note",
+            "Retrieve the full content and metadata of a single note by its ID.",
+            _schema(note_id="string"),
+        ),
+        _t(
+            "get_note_with_connections",
+            "Get a note along with all its backlinks and outgoing wiki-links.",
+            _schema(note_id="string"),
+        ),
+        id="tesserin-note-vs-note-with-connections",
+    ),
+    pytest.param(  # math-mcp-server, DOCKER: intent-overlap on (complex)
+        _t("complex_conj", "Complex conjugate", _schema(real="number", imag="number")),
+        _t("complex_rect", "Convert polar form to complex number", _schema(r="number", theta="number")),
+        id="math-complex-conj-vs-rect",
+    ),
+    pytest.param(  # posthog, DOCKER: intent-overlap on (retrieval, survey)
+        _t("surveys-get-all", "Get all surveys in the project with optional filtering"),
+        _t("survey-stats", "Get response statistics for a specific survey"),
+        id="posthog-surveys-vs-survey-stats",
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), NOT_A_VENDOR)
+def test_a_paraphrased_last_word_is_not_a_vendor_suffix_next_to_a_sibling(
+    a: dict[str, Any], b: dict[str, Any]
+) -> None:
+    assert _headline(a, b) in (None, "directional-domination")
