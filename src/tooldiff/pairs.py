@@ -132,6 +132,8 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
     def vendor(term: str) -> bool:
         if term in verbs or term in kept:  # `note` of create_note: prose drops it, so it is never "unused"
             return False
+        if not term.isalpha():  # base64, brc20: prose splits "Base64" into "base", so never "unused" either
+            return False
         return term not in terms.desc or (terms.written_as_name(term) and term not in terms.lower)
 
     first, last = name_seq[0], name_seq[-1]

@@ -28,6 +28,10 @@ _IDENT = re.compile(
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?|[0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+# In a tool name, digits written onto a word stay on it (log10, hash_sha256, SHA256Hash -> sha256, hash):
+# log10 is not log2. Prose keeps `_CAMEL` ("ledger l5" is no term): more terms would mean more pairs to check.
+_CAMEL_NAME = re.compile(r"[A-Z]+[0-9]+(?![a-z])|[A-Z]+(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+")
+_VERSION = re.compile(r"v[0-9]+")  # search_docs_v2: a version of the name, not a word of it
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n\s*[-*•]\s+")
 _NEGATED = re.compile(r"\bnot\s+(?:yet\s+|already\s+)?([a-z]+ed)\b", re.I)
 _ALIAS = re.compile(
@@ -246,6 +250,8 @@ def normalise(word: str) -> str | None:
         w = _POSSESSIVE.sub("", w)
     if not w or w.isdigit() or len(w) < 2 or w in lex.stopwords or w in lex.low_information:
         return None
+    if not w.isalpha() and _VERSION.fullmatch(w):
+        return None
     if w in lex.synonyms:
         return lex.synonyms[w]
     w = fold_plural(w)
@@ -370,7 +376,11 @@ EMPTY: frozenset[str] = frozenset()
 
 def name_terms_of(name: str) -> tuple[str, ...]:
     """The terms of a tool name, in order (`get_documents_by_id` -> ('retrieval', 'document', ...))."""
-    return tuple(filter(None, map(normalise_name_word, split_identifier(name))))
+    if name.isalpha() or not any(c.isdigit() for c in name):
+        parts = split_identifier(name)
+    else:
+        parts = tuple([p.lower() for p in _CAMEL_NAME.findall(name)])
+    return tuple(filter(None, map(normalise_name_word, parts)))
 
 
 @cache

@@ -133,3 +133,42 @@ def test_a_paraphrased_last_word_is_not_a_vendor_suffix_next_to_a_sibling(
     a: dict[str, Any], b: dict[str, Any]
 ) -> None:
     assert _headline(a, b) in (None, "directional-domination")
+
+
+# A number written onto a name word is part of it: log10 is not log2, sha1 is not sha256; a version is not.
+DIGITS = [
+    pytest.param(  # math-mcp-server, DOCKER: intent-overlap on (base, log, logarithm)
+        _t("log10", "Base-10 logarithm of x", _schema(x="number")),
+        _t("log2", "Base-2 logarithm of x", _schema(x="number")),
+        id="math-log10-vs-log2",
+    ),
+    pytest.param(  # math-mcp-server, DOCKER: intent-overlap on (exp, power, raised)
+        _t("exp", "e raised to the power x (e^x)", _schema(x="number")),
+        _t("exp2", "2 raised to the power x (2^x)", _schema(x="number")),
+        id="math-exp-vs-exp2",
+    ),
+    pytest.param(  # devutils-mcp-server, DOCKER: intent-overlap on (generate, hash, input, sha)
+        _t("hash_sha1", "Generate a SHA-1 hash of the given input string.", _schema(input="string")),
+        _t("hash_sha256", "Generate a SHA-256 hash of the given input string.", _schema(input="string")),
+        id="devutils-sha1-vs-sha256",
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), DIGITS)
+def test_a_number_on_a_name_word_distinguishes(a: dict[str, Any], b: dict[str, Any]) -> None:
+    assert _headline(a, b) in (None, "directional-domination")
+
+
+def test_a_version_suffix_is_not_a_term() -> None:
+    a = _t("search_docs", "Search the documentation for pages matching a query.", _schema(query="string"))
+    b = _t("search_docs_v2", "Search the documentation for pages matching a query.", _schema(query="string"))
+    assert _headline(a, b) == "intent-overlap"
+
+
+def test_a_name_word_with_digits_is_not_a_vendor_prefix() -> None:
+    # devutils-mcp-server, DOCKER: once "base64" was a term, its description's "Base64" (split "base") left it
+    # unused, so it was dropped as a vendor prefix and base64_encode met hex_encode.
+    a = _t("base64_encode", "Encode a string to Base64.", _schema(input="string"))
+    b = _t("hex_encode", "Encode a string to its hexadecimal representation.", _schema(input="string"))
+    assert _headline(a, b) is None
