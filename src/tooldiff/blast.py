@@ -47,7 +47,7 @@ _DESTRUCTIVE = re.compile(
 )
 _WRITE = re.compile(
     r"(?=[a-z])\b(creat|add|insert|updat|edit|modif|writ|sav|stor|set|link|open|record|upload|move|renam"
-    r"|schedul|draft)",
+    r"|schedul|draft|archiv|unarchiv|remov|assign|cancel)",
     re.I,
 )
 # Sentences that describe how to undo or that negate the danger do not count as the tool's own effect.

@@ -172,3 +172,13 @@ def test_a_name_word_with_digits_is_not_a_vendor_prefix() -> None:
     a = _t("base64_encode", "Encode a string to Base64.", _schema(input="string"))
     b = _t("hex_encode", "Encode a string to its hexadecimal representation.", _schema(input="string"))
     assert _headline(a, b) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [("archive_cycle", "Archive a cycle"), ("remove_role", "Remove a role from a server member")],  # plane,
+)  # discord-agent (DOCKER): blast-radius-twin called them "read" next to delete_cycle / delete_role
+def test_archive_and_remove_are_writes(name: str, description: str) -> None:
+    from tooldiff.blast import assess
+
+    assert assess(make_tool(_t(name, description))).level == "write"
