@@ -3,7 +3,8 @@
 Evidence is taken in order and the first that speaks wins, so every finding can name what it used:
 1. the config, `tools: {name: {blast: read|write|destructive|external}}`, for formats that cannot state it;
 2. MCP annotations that the author set explicitly (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
-   `openWorldHint`); the spec's defaults are not evidence, so absent hints fall through;
+   `openWorldHint`); the spec's defaults are not evidence, so absent hints fall through; an open-world
+   write (`readOnlyHint: false, openWorldHint: true`) is a write that the lexicon may raise;
 3. the lexicon of verbs and phrases below, on the name and the description.
 
 A *guard* is a required argument the model cannot make up: an approval id, a confirmation token, a value
@@ -88,6 +89,9 @@ class Blast:
         return self.level in DANGEROUS
 
 
+_OPEN_WRITE = "readOnlyHint: false, openWorldHint: true"
+
+
 def _from_annotations(ann: Mapping[str, Any] | None) -> Blast | None:
     if not ann:
         return None
@@ -97,7 +101,9 @@ def _from_annotations(ann: Mapping[str, Any] | None) -> Blast | None:
     if de is True:
         return Blast("destructive", "annotations", "destructiveHint: true")
     if ro is False and ow is True:
-        return Blast("external", "annotations", "readOnlyHint: false, openWorldHint: true")
+        # It writes to an open world (the web, GitHub): a floor, not "reaches people". `assess` lets the
+        # wording raise it (send, notify, deploy), else firecrawl_scrape would be as dangerous as a page.
+        return Blast("write", "annotations", _OPEN_WRITE)
     if de is False or ann.get("idempotentHint") is True:
         return Blast(
             "write", "annotations", "destructiveHint: false" if de is False else "idempotentHint: true"
@@ -120,13 +126,16 @@ def assess(tool: Tool, tool_settings: Mapping[str, Mapping[str, Any]] | None = N
     if isinstance(configured, str) and configured in LEVELS:
         return Blast(configured, "config", f"tools.{tool.name}.blast: {configured}")
     from_ann = _from_annotations(tool.annotations)
-    if from_ann is not None:
+    if from_ann is not None and from_ann.detail != _OPEN_WRITE:
         return from_ann
     text = _own_effect_text(tool)
-    if m := _DESTRUCTIVE.search(text):
+    kept_safe = from_ann is not None and (tool.annotations or {}).get("destructiveHint") is False
+    if not kept_safe and (m := _DESTRUCTIVE.search(text)):
         return Blast("destructive", "lexicon", m.group(0).strip())
     if m := _EXTERNAL.search(text):
         return Blast("external", "lexicon", m.group(0).strip())
+    if from_ann is not None:
+        return from_ann  # an open-world write whose wording names no wider effect
     if m := _WRITE.search(text):
         return Blast("write", "lexicon", m.group(0).strip())
     return Blast("read", "default", "no write, destructive or external wording")

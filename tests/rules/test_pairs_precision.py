@@ -182,3 +182,52 @@ def test_archive_and_remove_are_writes(name: str, description: str) -> None:
     from tooldiff.blast import assess
 
     assert assess(make_tool(_t(name, description))).level == "write"
+
+
+# openWorldHint says a tool talks to an open world (the web, GitHub), not that a wrong call reaches people.
+_WRITE_OPEN = {
+    "destructiveHint": False,
+    "idempotentHint": False,
+    "openWorldHint": True,
+    "readOnlyHint": False,
+}
+_REVIEW_ARGS = ("owner", "repo", "pullNumber", "path", "body", "subjectType")
+_REVIEW = {
+    "type": "object",
+    "properties": {k: {"type": "string"} for k in _REVIEW_ARGS},
+    "required": list(_REVIEW_ARGS),
+}
+
+
+def test_an_open_world_write_is_a_write_unless_its_wording_says_more() -> None:
+    from tooldiff.blast import assess
+
+    scrape = make_tool(  # firecrawl-mcp, mcp/live_tools_list/tools.json
+        _t(
+            "firecrawl_scrape",
+            "Scrape content from a single URL with advanced options.",
+            annotations=_WRITE_OPEN,
+        )
+    )
+    got = assess(scrape)
+    assert (got.level, got.evidence) == ("write", "annotations")
+    send = make_tool(_t("send_message", "Send a message to a Slack channel.", annotations=_WRITE_OPEN))
+    assert assess(send).level == "external"
+
+
+def test_two_copies_of_one_tool_are_an_overlap_not_a_blast_twin() -> None:
+    # github-mcp-server (head of histories/github-mcp-server): the same schema, one without openWorldHint.
+    a = _t(
+        "add_comment_to_pending_review",
+        "Add review comment to the requester's latest pending pull request review. A pending review needs to "
+        "already exist to call this (check with the user if not sure).",
+        _REVIEW,
+        annotations={"idempotentHint": False, "readOnlyHint": False},
+    )
+    b = _t(
+        "add_pull_request_review_comment",
+        "Add a review comment to the current user's pending pull request review.",
+        _REVIEW,
+        annotations=_WRITE_OPEN,
+    )
+    assert _headline(a, b) == "intent-overlap"

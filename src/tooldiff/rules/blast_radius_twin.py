@@ -7,6 +7,8 @@ permanently, merges records, charges or deploys. Blast radius comes from evidenc
 (`tools: {name: {blast: read|write|destructive|external}}`), explicit MCP annotations (`readOnlyHint`,
 `destructiveHint`, `idempotentHint`, `openWorldHint`), then tooldiff's lexicon of verbs and phrases
 ("permanently", "cannot be undone", "notify", "page the on-call"). The finding names the evidence it used.
+`openWorldHint: true` on a tool that is not read-only says it writes to an open world (the web, GitHub), not
+that it reaches people: it is a write unless its wording says it sends, pages, deploys or deletes.
 
 It does not fire when the dangerous tool takes a **required argument the model cannot make up**: an approval
 id, a confirmation token, or a value that only an earlier read returns. A required free-text `reason` does not
