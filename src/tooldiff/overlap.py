@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from tooldiff.args import Arg, unmatched_required
 from tooldiff.lexicon import lexicon
 from tooldiff.pairs import ToolView
-from tooldiff.terms import mentions, split_identifier
+from tooldiff.terms import mentions, reversed_direction
 
 COVER_MIN = 0.5  # share of a summary's terms the other tool's text must hold, both ways
 COVER_FULL, COVER_LOW = 0.99, 0.3  # or: one summary wholly inside the other's text, and a little back
@@ -102,17 +102,6 @@ def _cover(x: ToolView, y: ToolView) -> float:
     # `_has` for each term: the terms y's text holds, counted in C, then the rest one by one.
     missing = own - y.terms.all
     return (len(own) - len(missing) + sum(1 for t in missing if _has(x, y, t))) / len(own)
-
-
-def reversed_direction(a: str, b: str) -> bool:
-    """`hsl_to_rgb` against `rgb_to_hsl`: the same words, opposite directions."""
-    pa, pb = split_identifier(a), split_identifier(b)
-    for sep in ("to", "2"):
-        if sep in pa and sep in pb:
-            ia, ib = pa.index(sep), pb.index(sep)
-            if set(pa[:ia]) == set(pb[ib + 1 :]) and set(pa[ia + 1 :]) == set(pb[:ib]) and pa != pb:
-                return True
-    return False
 
 
 def different_systems(a: ToolView, b: ToolView) -> bool:

@@ -31,6 +31,7 @@ from tooldiff.terms import (
     fold_plural,
     mentions,
     normalise_name_word,
+    reversed_direction,
     split_identifier,
     text_terms,
 )
@@ -344,6 +345,8 @@ def distinguishing(x: ToolView, y: ToolView) -> frozenset[str]:
     out = (x.terms.all - y.terms.all) | (x.terms.name - y.terms.name)
     if x.name != y.name and mentions(x.terms.contrast_sentences, y.name):
         out = out | {f"[boundary to {y.name}]"}
+    if not out and reversed_direction(x.name, y.name):
+        out = frozenset({"[opposite direction]"})  # degrees_to_radians / radians_to_degrees: the same words
     return out
 
 

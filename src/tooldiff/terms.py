@@ -505,3 +505,14 @@ def mentions(sentences_: tuple[str, ...], name: str) -> bool:
                 return True
             at = s.find(name, at + 1)
     return False
+
+
+def reversed_direction(a: str, b: str) -> bool:
+    """`hsl_to_rgb` against `rgb_to_hsl`: the same words, opposite directions."""
+    pa, pb = split_identifier(a), split_identifier(b)
+    for sep in ("to", "2"):
+        if sep in pa and sep in pb:
+            ia, ib = pa.index(sep), pb.index(sep)
+            if set(pa[:ia]) == set(pb[ib + 1 :]) and set(pa[ia + 1 :]) == set(pb[:ib]) and pa != pb:
+                return True
+    return False

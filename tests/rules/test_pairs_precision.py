@@ -231,3 +231,10 @@ def test_two_copies_of_one_tool_are_an_overlap_not_a_blast_twin() -> None:
         annotations=_WRITE_OPEN,
     )
     assert _headline(a, b) == "intent-overlap"
+
+
+def test_opposite_directions_are_distinct_terms_for_h16() -> None:
+    # math-mcp-server, DOCKER: mutual-nondistinction "the same analysed terms (convert, degree, radian)".
+    a = _t("degrees_to_radians", "Convert degrees to radians", _schema(degrees="number"))
+    b = _t("radians_to_degrees", "Convert radians to degrees", _schema(radians="number"))
+    assert _headline(a, b) is None
