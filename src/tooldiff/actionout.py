@@ -39,6 +39,25 @@ def token_delta(report: Report) -> int:
     return total
 
 
+# A job's outputs share 1 MB, counted in UTF-16 (docs.github.com, "Passing information between jobs"): the
+# list of changed tools keeps to a quarter of that, and `changed-tool-count` says how many there are in all.
+CHANGED_TOOLS_MAX_BYTES = 256 * 1024
+
+
+def _capped_names(names: list[str]) -> str:
+    out = json.dumps(names)
+    if len(out.encode("utf-16-le")) <= CHANGED_TOOLS_MAX_BYTES:
+        return out
+    kept: list[str] = []
+    size = 4  # "[]" in UTF-16
+    for name in names:
+        size += len(json.dumps(name).encode("utf-16-le")) + 4  # ", "
+        if size > CHANGED_TOOLS_MAX_BYTES:
+            break
+        kept.append(name)
+    return json.dumps(kept)
+
+
 def outputs(report: Report, *, report_json: str = "", sarif: str = "") -> dict[str, str]:
     new = [f for f in report.findings if f.status == "new"]
     changed = [t.name for t in changed_tools(report)] if report.mode == "diff" else []
@@ -46,7 +65,8 @@ def outputs(report: Report, *, report_json: str = "", sarif: str = "") -> dict[s
         "new-findings": str(len(new)),
         "new-errors": str(sum(1 for f in new if f.severity == "error")),
         "token-delta": str(token_delta(report)),
-        "changed-tools": json.dumps(changed),
+        "changed-tools": _capped_names(changed),
+        "changed-tool-count": str(len(changed)),
         "report-json": report_json,
         "sarif": sarif,
     }

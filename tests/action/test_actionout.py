@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from reports import diff_report, finding
+from reports import diff_report, finding, tool
 
 from tooldiff import actionout
 from tooldiff.anchors import anchor, diff_lines, parse_patch
@@ -62,6 +62,19 @@ def test_outputs_and_failing() -> None:
     assert json.loads(out["changed-tools"]) == ["find_document"] and out["sarif"] == ""
     assert actionout.failing(report, "error") == 1 and actionout.failing(report, "warning") == 2
     assert actionout.failing(report, "never") == 0
+
+
+def test_changed_tools_output_stays_small_and_says_how_many() -> None:
+    """A job's outputs share 1 MB, counted in UTF-16 (GitHub's docs): 20k new tools must not fill them."""
+    many = tuple(tool(f"tool_number_{i:05d}_with_a_long_descriptive_name", i, i) for i in range(20_000))
+    report = dataclasses.replace(diff_report(), tools=many)
+    out = actionout.outputs(report)
+    names = json.loads(out["changed-tools"])
+    assert len(out["changed-tools"].encode("utf-16-le")) <= actionout.CHANGED_TOOLS_MAX_BYTES
+    assert 0 < len(names) < 20_000 and names == [t.name for t in many[: len(names)]]
+    assert out["changed-tool-count"] == "20000"
+    small = actionout.outputs(diff_report())
+    assert json.loads(small["changed-tools"]) == ["find_document"] and small["changed-tool-count"] == "1"
 
 
 def test_check_annotations_use_check_levels_and_skip_code_defined_tools() -> None:
