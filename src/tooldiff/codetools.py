@@ -4,9 +4,12 @@ definitions as JSON. It runs (opt-in) in a temporary `git worktree` of each ref,
 
 from __future__ import annotations
 
+import os
 import shlex
 import subprocess
 import tempfile
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -15,8 +18,10 @@ from typing import Any
 
 from tooldiff.gitread import GitRepo
 from tooldiff.model import ParseError, Toolset
+from tooldiff.parsers import DEFAULT_MAX_BYTES
 
 TIMEOUT_S = 300
+_STDERR_KEEP = 4096  # the tail of stderr a failure quotes; the rest is dropped as it is read
 
 
 @dataclass(slots=True)
@@ -35,8 +40,66 @@ def label(command: str) -> str:
     return f"$({command})"
 
 
-def run_commands(sources: Sequence[Any], cwd: Path) -> CommandTools:
-    """Run each `CommandSource(command, toolset)` in `cwd` and parse what it prints."""
+@dataclass(slots=True)
+class _Outcome:
+    returncode: int
+    stdout: bytes
+    stderr: bytes  # its last `_STDERR_KEEP` bytes
+    stopped: str | None  # why tooldiff stopped the command, if it did
+
+
+def _execute(argv: list[str], cwd: Path, max_bytes: int) -> _Outcome:
+    """Run `argv`, keeping at most `max_bytes` of stdout: output is read as it comes and the command is
+    stopped past the limit or the timeout, so one that prints without end cannot fill the memory."""
+    proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    out, err = bytearray(), bytearray()
+    over = threading.Event()
+
+    def read_out() -> None:
+        assert proc.stdout is not None
+        while chunk := os.read(proc.stdout.fileno(), 1 << 16):
+            out.extend(chunk)
+            if len(out) > max_bytes:
+                over.set()
+                proc.kill()
+                return
+
+    def read_err() -> None:
+        assert proc.stderr is not None
+        while chunk := os.read(proc.stderr.fileno(), 1 << 16):
+            err.extend(chunk)
+            del err[:-_STDERR_KEEP]
+
+    readers = [threading.Thread(target=f, daemon=True) for f in (read_out, read_err)]
+    for reader in readers:
+        reader.start()
+    deadline = time.monotonic() + TIMEOUT_S
+    stopped: str | None = None
+    try:
+        proc.wait(timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        stopped = f"timed out after {TIMEOUT_S} seconds"
+    for reader in readers:  # a child process may still hold the output open
+        reader.join(max(0.0, deadline - time.monotonic()))
+    if stopped is None and any(r.is_alive() for r in readers):
+        stopped = f"timed out after {TIMEOUT_S} seconds"
+    if stopped:
+        proc.kill()
+        proc.wait()
+        for reader in readers:
+            reader.join(5)
+    if not any(r.is_alive() for r in readers):  # else a reader still reads it: left to the collector
+        for stream in (proc.stdout, proc.stderr):
+            assert stream is not None
+            stream.close()
+    if over.is_set():
+        stopped = f"printed more than {max_bytes:,} bytes on stdout (`max_file_bytes`)"
+    return _Outcome(proc.returncode, bytes(out), bytes(err), stopped)
+
+
+def run_commands(sources: Sequence[Any], cwd: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> CommandTools:
+    """Run each `CommandSource(command, toolset)` in `cwd` and parse what it prints (at most `max_bytes`)."""
     from tooldiff.parsers import parse_bytes
 
     out = CommandTools()
@@ -44,18 +107,21 @@ def run_commands(sources: Sequence[Any], cwd: Path) -> CommandTools:
         name = label(src.command)
         out.ran.append(src.command)
         try:
-            proc = subprocess.run(shlex.split(src.command), cwd=cwd, capture_output=True, timeout=TIMEOUT_S,
-                                  check=False)
-        except (OSError, subprocess.TimeoutExpired) as exc:
+            proc = _execute(shlex.split(src.command), cwd, max_bytes)
+        except OSError as exc:
             message = f"command failed to run: {exc}"
             out.errors.append(ParseError(file=name, line=0, message=message, fix=_FIX))
+            continue
+        if proc.stopped:
+            out.errors.append(ParseError(file=name, line=0, message=f"command {proc.stopped}; it was stopped",
+                                         fix=_FIX))
             continue
         if proc.returncode != 0:
             tail = proc.stderr.decode("utf-8", "replace").strip()[-300:]
             out.errors.append(ParseError(file=name, line=0,
                                          message=f"command exited with {proc.returncode}: {tail}", fix=_FIX))
             continue
-        parsed = parse_bytes(name, proc.stdout)
+        parsed = parse_bytes(name, proc.stdout, max_bytes=max_bytes)
         out.files[name] = proc.stdout
         out.errors.extend(parsed.errors)
         tools = tuple(replace(t, toolset=src.toolset) for t in parsed.tools)

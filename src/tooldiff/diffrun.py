@@ -56,7 +56,7 @@ def _discover(source: FileSource, config: Config, paths: Sequence[str],
     found = discover(read or source, config, paths, known)
     side = Side(source, list(found.toolsets), dict(found.files), list(found.errors))
     if commands_dir is not None and config.sources:
-        extra = codetools.run_commands(config.sources, commands_dir)
+        extra = codetools.run_commands(config.sources, commands_dir, config.max_file_bytes)
         side.toolsets += extra.toolsets
         side.files.update(extra.files)
         side.errors += extra.errors
