@@ -31,3 +31,33 @@ def test_a_command_that_prints_without_end_is_stopped_at_the_size_limit(
     assert time.monotonic() - start < 15
     [err] = out.errors
     assert "more than 20,000,000 bytes" in err.message and out.toolsets == []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has ended; only its parent has not reaped it yet
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_command_stopped_at_the_timeout_takes_its_child_processes_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dump that starts a server (a stdio MCP server, a helper) and hangs: stopping the command alone left
+    the helper running after tooldiff exited, in a worktree that no longer exists."""
+    monkeypatch.setattr(codetools, "TIMEOUT_S", 2)
+    script = ("import subprocess, sys, time\n"
+              "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+              "open('child.pid', 'w').write(str(child.pid))\n"
+              "time.sleep(60)\n")
+    out = run_script(tmp_path, script)
+    [err] = out.errors
+    assert "timed out after 2 seconds" in err.message
+    pid = int((tmp_path / "child.pid").read_text())
+    for _ in range(40):
+        if not _alive(pid):
+            break
+        time.sleep(0.05)
+    assert not _alive(pid)

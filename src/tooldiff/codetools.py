@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import subprocess
 import tempfile
 import threading
@@ -48,11 +49,21 @@ class _Outcome:
     stopped: str | None  # why tooldiff stopped the command, if it did
 
 
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the command and every process of its session."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (OSError, AttributeError):  # already gone, or no process groups (Windows)
+        proc.kill()
+
+
 def _execute(argv: list[str], cwd: Path, max_bytes: int) -> _Outcome:
     """Run `argv`, keeping at most `max_bytes` of stdout: output is read as it comes and the command is
     stopped past the limit or the timeout, so one that prints without end cannot fill the memory."""
+    # A session of its own: stopping the command stops the processes it started too (a server, a helper),
+    # which would otherwise outlive tooldiff in a worktree that is about to be removed.
     proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE, start_new_session=True)
     out, err = bytearray(), bytearray()
     over = threading.Event()
 
@@ -62,7 +73,7 @@ def _execute(argv: list[str], cwd: Path, max_bytes: int) -> _Outcome:
             out.extend(chunk)
             if len(out) > max_bytes:
                 over.set()
-                proc.kill()
+                _stop(proc)
                 return
 
     def read_err() -> None:
@@ -85,7 +96,7 @@ def _execute(argv: list[str], cwd: Path, max_bytes: int) -> _Outcome:
     if stopped is None and any(r.is_alive() for r in readers):
         stopped = f"timed out after {TIMEOUT_S} seconds"
     if stopped:
-        proc.kill()
+        _stop(proc)
         proc.wait()
         for reader in readers:
             reader.join(5)
