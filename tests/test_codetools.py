@@ -61,3 +61,21 @@ def test_a_command_stopped_at_the_timeout_takes_its_child_processes_with_it(
             break
         time.sleep(0.05)
     assert not _alive(pid)
+
+
+@pytest.mark.parametrize("printed", ["", "Tools written to tools.json\n", '{"server": "tickets"}'])
+def test_a_command_that_prints_no_tools_is_an_error_not_an_empty_toolset(
+    tmp_path: Path, printed: str
+) -> None:
+    """A dump refactored to write a file instead of stdout, or one that prints a shape tooldiff does not
+    read, exits 0: its toolset was silently empty, so every tool showed as removed and the run passed."""
+    out = run_script(tmp_path, f"print({printed!r}, end='')\n")
+    [err] = out.errors
+    assert "printed no tool definitions" in err.message and out.toolsets == []
+    assert "stdout" in (err.fix or "")
+
+
+@pytest.mark.parametrize("printed", ["[]", '{"tools": []}'])
+def test_a_command_that_prints_an_empty_list_has_no_tools(tmp_path: Path, printed: str) -> None:
+    out = run_script(tmp_path, f"print({printed!r})\n")
+    assert out.errors == [] and [ts.tools for ts in out.toolsets] == [()]

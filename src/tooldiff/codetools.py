@@ -4,6 +4,7 @@ definitions as JSON. It runs (opt-in) in a temporary `git worktree` of each ref,
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import signal
@@ -34,6 +35,17 @@ class CommandTools:
 
 
 _FIX = "Make the command in `sources` run in a fresh checkout and print the tool definitions as JSON."
+_FIX_EMPTY = ("Make the command print the tool definitions as JSON on stdout (an MCP `tools/list` result, "
+              "a list of function definitions), and its logs on stderr.")
+
+
+def _says_no_tools(stdout: bytes) -> bool:
+    """An explicitly empty list of tools (`[]`, `{"tools": []}`): a toolset that has none, not a mistake."""
+    try:
+        doc = json.loads(stdout)
+    except ValueError:
+        return False
+    return doc == [] or (isinstance(doc, dict) and bool(doc) and all(v == [] for v in doc.values()))
 
 
 def label(command: str) -> str:
@@ -133,6 +145,12 @@ def run_commands(sources: Sequence[Any], cwd: Path, max_bytes: int = DEFAULT_MAX
                                          message=f"command exited with {proc.returncode}: {tail}", fix=_FIX))
             continue
         parsed = parse_bytes(name, proc.stdout, max_bytes=max_bytes)
+        if not parsed.tools and not parsed.errors and not _says_no_tools(proc.stdout):
+            # Else an empty toolset: every tool shown as removed, its findings as resolved, and a pass.
+            what = "nothing" if not proc.stdout.strip() else f"{len(proc.stdout):,} bytes"
+            out.errors.append(ParseError(file=name, line=0, message=f"command printed no tool definitions "
+                                         f"tooldiff can read (stdout: {what})", fix=_FIX_EMPTY))
+            continue
         out.files[name] = proc.stdout
         out.errors.extend(parsed.errors)
         tools = tuple(replace(t, toolset=src.toolset) for t in parsed.tools)
