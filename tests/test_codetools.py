@@ -79,3 +79,13 @@ def test_a_command_that_prints_no_tools_is_an_error_not_an_empty_toolset(
 def test_a_command_that_prints_an_empty_list_has_no_tools(tmp_path: Path, printed: str) -> None:
     out = run_script(tmp_path, f"print({printed!r})\n")
     assert out.errors == [] and [ts.tools for ts in out.toolsets] == [()]
+
+
+@pytest.mark.parametrize(("command", "why"),
+                         [("python -c 'print(1)", "No closing quotation"), ("  ", "empty")])
+def test_a_command_that_cannot_be_split_into_words_is_a_finding_not_a_crash(
+    tmp_path: Path, command: str, why: str
+) -> None:
+    out = codetools.run_commands([CommandSource(command, "agent")], tmp_path)
+    [err] = out.errors
+    assert why in err.message and out.toolsets == []

@@ -130,7 +130,17 @@ def run_commands(sources: Sequence[Any], cwd: Path, max_bytes: int = DEFAULT_MAX
         name = label(src.command)
         out.ran.append(src.command)
         try:
-            proc = _execute(shlex.split(src.command), cwd, max_bytes)
+            argv = shlex.split(src.command)
+        except ValueError as exc:  # an unclosed quote: a config typo, not a crash with a traceback
+            argv, unsplit = [], f": {exc}"
+        else:
+            unsplit = ": it is empty"
+        if not argv:
+            out.errors.append(ParseError(file=name, line=0, message=f"command cannot be run{unsplit}",
+                                         fix="Write the command as it would be typed in a shell."))
+            continue
+        try:
+            proc = _execute(argv, cwd, max_bytes)
         except OSError as exc:
             message = f"command failed to run: {exc}"
             out.errors.append(ParseError(file=name, line=0, message=message, fix=_FIX))
