@@ -29,7 +29,7 @@ def test_a_command_that_prints_without_end_is_stopped_at_the_size_limit(
     start = time.monotonic()
     out = run_script(tmp_path, script)
     assert time.monotonic() - start < 15
-    [err] = out.errors
+    [err] = out.failed
     assert "more than 20,000,000 bytes" in err.message and out.toolsets == []
 
 
@@ -53,7 +53,7 @@ def test_a_command_stopped_at_the_timeout_takes_its_child_processes_with_it(
               "open('child.pid', 'w').write(str(child.pid))\n"
               "time.sleep(60)\n")
     out = run_script(tmp_path, script)
-    [err] = out.errors
+    [err] = out.failed
     assert "timed out after 2 seconds" in err.message
     pid = int((tmp_path / "child.pid").read_text())
     for _ in range(40):
@@ -70,7 +70,7 @@ def test_a_command_that_prints_no_tools_is_an_error_not_an_empty_toolset(
     """A dump refactored to write a file instead of stdout, or one that prints a shape tooldiff does not
     read, exits 0: its toolset was silently empty, so every tool showed as removed and the run passed."""
     out = run_script(tmp_path, f"print({printed!r}, end='')\n")
-    [err] = out.errors
+    [err] = out.failed
     assert "printed no tool definitions" in err.message and out.toolsets == []
     assert "stdout" in (err.fix or "")
 
@@ -78,7 +78,7 @@ def test_a_command_that_prints_no_tools_is_an_error_not_an_empty_toolset(
 @pytest.mark.parametrize("printed", ["[]", '{"tools": []}'])
 def test_a_command_that_prints_an_empty_list_has_no_tools(tmp_path: Path, printed: str) -> None:
     out = run_script(tmp_path, f"print({printed!r})\n")
-    assert out.errors == [] and [ts.tools for ts in out.toolsets] == [()]
+    assert out.errors == out.failed == [] and [ts.tools for ts in out.toolsets] == [()]
 
 
 @pytest.mark.parametrize(("command", "why"),
@@ -87,5 +87,5 @@ def test_a_command_that_cannot_be_split_into_words_is_a_finding_not_a_crash(
     tmp_path: Path, command: str, why: str
 ) -> None:
     out = codetools.run_commands([CommandSource(command, "agent")], tmp_path)
-    [err] = out.errors
+    [err] = out.failed
     assert why in err.message and out.toolsets == []

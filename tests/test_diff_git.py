@@ -252,6 +252,37 @@ def test_code_defined_tools_run_in_a_worktree_of_each_ref(repo: Path) -> None:
     assert "\n" not in git(repo, "worktree", "list")  # the temporary worktrees are gone
 
 
+def test_a_command_that_fails_at_both_refs_fails_the_pr_rather_than_passing_unread(repo: Path) -> None:
+    """A dump whose dependency is missing (or whose config line is broken) fails at the base as at head:
+    compared like a file's parse error it was `existing`, and the PR passed with no tool read at all."""
+    import sys
+
+    cfg = f"sources:\n  - command: {sys.executable} -m no_such_dump_module\n    toolset: code-tools\n"
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {".tooldiff.yml": cfg})
+    git(repo, "checkout", "-q", "pr")
+    git(repo, "merge", "-q", "--no-edit", "main")
+    commit(repo, {"agent/tools.json": HEAD_TOOLS})
+    report = run_diff(repo, "main", "HEAD")
+    [err] = [f for f in report.findings if f.code == "parse-error"]
+    assert err.status == "new" and "no_such_dump_module" in err.message
+    assert not report.resolved
+    assert any(n.startswith("At the base") and "no_such_dump_module" in n for n in report.notes), report.notes
+
+
+def test_a_command_that_fails_at_the_base_only_is_a_note_not_a_resolved_finding(repo: Path) -> None:
+    """The PR that adds the dump script (or fixes it): the base's failure is not the PR's to resolve."""
+    import sys
+
+    cfg = f"sources:\n  - command: {sys.executable} dump_tools.py\n    toolset: code-tools\n"
+    commit(repo, {".tooldiff.yml": cfg, "dump_tools.py": DUMP})
+    report = run_diff(repo, "main", "HEAD")
+    assert not [f for f in (*report.findings, *report.resolved) if f.code == "parse-error"]
+    changed = {(t.toolset, t.name, t.change) for t in report.tools}
+    assert ("code-tools", "code_search_docs", "added") in changed
+    assert any(n.startswith("At the base") and "dump_tools.py" in n for n in report.notes), report.notes
+
+
 def test_a_moved_file_that_does_not_parse_keeps_its_one_finding(tmp_path: Path) -> None:
     root = init(tmp_path / "repo")
     broken = '{"tools": [{"name": "get_weather", "description": "Weather.", "input_schema": {"type": '

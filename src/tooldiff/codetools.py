@@ -30,7 +30,8 @@ _STDERR_KEEP = 4096  # the tail of stderr a failure quotes; the rest is dropped 
 class CommandTools:
     toolsets: list[Toolset] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)
-    errors: list[ParseError] = field(default_factory=list)
+    errors: list[ParseError] = field(default_factory=list)  # in output that gave tools
+    failed: list[ParseError] = field(default_factory=list)  # one per command that gave no tools: why
     ran: list[str] = field(default_factory=list)
 
 
@@ -136,33 +137,33 @@ def run_commands(sources: Sequence[Any], cwd: Path, max_bytes: int = DEFAULT_MAX
         else:
             unsplit = ": it is empty"
         if not argv:
-            out.errors.append(ParseError(file=name, line=0, message=f"command cannot be run{unsplit}",
+            out.failed.append(ParseError(file=name, line=0, message=f"command cannot be run{unsplit}",
                                          fix="Write the command as it would be typed in a shell."))
             continue
         try:
             proc = _execute(argv, cwd, max_bytes)
         except OSError as exc:
             message = f"command failed to run: {exc}"
-            out.errors.append(ParseError(file=name, line=0, message=message, fix=_FIX))
+            out.failed.append(ParseError(file=name, line=0, message=message, fix=_FIX))
             continue
         if proc.stopped:
-            out.errors.append(ParseError(file=name, line=0, message=f"command {proc.stopped}; it was stopped",
+            out.failed.append(ParseError(file=name, line=0, message=f"command {proc.stopped}; it was stopped",
                                          fix=_FIX))
             continue
         if proc.returncode != 0:
             tail = proc.stderr.decode("utf-8", "replace").strip()[-300:]
-            out.errors.append(ParseError(file=name, line=0,
+            out.failed.append(ParseError(file=name, line=0,
                                          message=f"command exited with {proc.returncode}: {tail}", fix=_FIX))
             continue
         parsed = parse_bytes(name, proc.stdout, max_bytes=max_bytes)
         if not parsed.tools and not parsed.errors and not _says_no_tools(proc.stdout):
             # Else an empty toolset: every tool shown as removed, its findings as resolved, and a pass.
             what = "nothing" if not proc.stdout.strip() else f"{len(proc.stdout):,} bytes"
-            out.errors.append(ParseError(file=name, line=0, message=f"command printed no tool definitions "
+            out.failed.append(ParseError(file=name, line=0, message=f"command printed no tool definitions "
                                          f"tooldiff can read (stdout: {what})", fix=_FIX_EMPTY))
             continue
         out.files[name] = proc.stdout
-        out.errors.extend(parsed.errors)
+        (out.errors if parsed.tools else out.failed).extend(parsed.errors)
         tools = tuple(replace(t, toolset=src.toolset) for t in parsed.tools)
         out.toolsets.append(Toolset(id=src.toolset, files=(name,), tools=tools))
     return out

@@ -40,6 +40,7 @@ class Side:
     files: dict[str, bytes]
     errors: list[ParseError]
     commands_ran: list[str] = field(default_factory=list)
+    command_failures: list[ParseError] = field(default_factory=list)  # also in `errors`
 
 
 def _config_bytes(source: FileSource, path: str | None = None) -> bytes | None:
@@ -59,8 +60,9 @@ def _discover(source: FileSource, config: Config, paths: Sequence[str],
         extra = codetools.run_commands(config.sources, commands_dir, config.max_file_bytes)
         side.toolsets += extra.toolsets
         side.files.update(extra.files)
-        side.errors += extra.errors
+        side.errors += extra.errors + extra.failed
         side.commands_ran = extra.ran
+        side.command_failures = extra.failed
     return side
 
 
@@ -244,6 +246,14 @@ def run_diff(
         b_known, h_known = narrow_b.parsed, narrow_h.parsed
     with (codetools.worktree(git, merge_base) if run and config.sources else nullcontext()) as b_dir:
         base_side = _discover(base_src, config, rel, b_dir, b_read, b_known)
+    # A command that fails at the base as at head (a missing dependency, a broken config line) says nothing
+    # of the PR: compared like a file's parse error, head's failure would be `existing` and the PR would pass
+    # with no tool read. Head's failure stays a finding; the base's is said in a note.
+    for failure in base_side.command_failures:
+        base_side.errors.remove(failure)
+        why = " ".join(failure.message.split())
+        notes.append(f"At the base, {failure.file} gave no tools ({why[:300]}): its tools at head show as "
+                     "added.")
     if worktree:
         head_side = _discover(head_src, config, rel, git.root if run else None, h_read, h_known)
     else:
