@@ -89,3 +89,13 @@ def test_a_command_that_cannot_be_split_into_words_is_a_finding_not_a_crash(
     out = codetools.run_commands([CommandSource(command, "agent")], tmp_path)
     [err] = out.failed
     assert why in err.message and out.toolsets == []
+
+
+def test_output_that_does_not_parse_says_to_fix_the_command_not_a_file(tmp_path: Path) -> None:
+    """A log line printed before the JSON: the finding's fix said "Fix the file so that it parses", a file
+    the user does not have."""
+    tools = ('{"tools": [{"name": "get_ticket", "description": "Fetch a ticket.", '
+             '"inputSchema": {"type": "object"}}]}')
+    out = run_script(tmp_path, f"print('Loading server: tickets')\nprint({tools!r})\n")
+    [err] = out.failed
+    assert "stdout" in (err.fix or "") and "stderr" in (err.fix or "")

@@ -36,7 +36,7 @@ class CommandTools:
 
 
 _FIX = "Make the command in `sources` run in a fresh checkout and print the tool definitions as JSON."
-_FIX_EMPTY = ("Make the command print the tool definitions as JSON on stdout (an MCP `tools/list` result, "
+_FIX_OUTPUT = ("Make the command print the tool definitions as JSON on stdout (an MCP `tools/list` result, "
               "a list of function definitions), and its logs on stderr.")
 
 
@@ -160,10 +160,12 @@ def run_commands(sources: Sequence[Any], cwd: Path, max_bytes: int = DEFAULT_MAX
             # Else an empty toolset: every tool shown as removed, its findings as resolved, and a pass.
             what = "nothing" if not proc.stdout.strip() else f"{len(proc.stdout):,} bytes"
             out.failed.append(ParseError(file=name, line=0, message=f"command printed no tool definitions "
-                                         f"tooldiff can read (stdout: {what})", fix=_FIX_EMPTY))
+                                         f"tooldiff can read (stdout: {what})", fix=_FIX_OUTPUT))
             continue
         out.files[name] = proc.stdout
-        (out.errors if parsed.tools else out.failed).extend(parsed.errors)
+        # The parser's fix speaks of a file; this output is the command's, so say what to change there.
+        errors = [e if e.fix else replace(e, fix=_FIX_OUTPUT) for e in parsed.errors]
+        (out.errors if parsed.tools else out.failed).extend(errors)
         tools = tuple(replace(t, toolset=src.toolset) for t in parsed.tools)
         out.toolsets.append(Toolset(id=src.toolset, files=(name,), tools=tools))
     return out
