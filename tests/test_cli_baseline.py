@@ -151,3 +151,23 @@ def test_an_ignore_of_tools_never_hides_a_file_that_does_not_parse(
     (tmp_path / ".tooldiff.yml").write_text(config, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     assert main(["check", "search_index.json"]) == 1
+
+
+def test_baseline_keeps_the_entries_of_code_defined_toolsets_it_did_not_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tooldiff baseline` reads files only: a `sources` toolset's accepted findings (which `diff` applies)
+    were dropped from the baseline it rewrote, and it did not say that it left those tools out."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "agent").mkdir()
+    (tmp_path / "agent" / "tools.json").write_bytes(HEAD.read_bytes())
+    (tmp_path / ".tooldiff.yml").write_text('sources:\n  - {command: "python dump.py", toolset: code}\n',
+                                            encoding="utf-8")
+    accepted = {"fingerprint": "f" * 64, "code": "missing-description", "tools": ["get_ticket"],
+                "toolset": "code", "reason": "legacy server"}
+    (tmp_path / ".tooldiff-baseline.json").write_text(json.dumps({"version": 1, "findings": [accepted]}),
+                                                       encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["baseline"]) == 0
+    assert entries(tmp_path)[("code", "missing-description", ("get_ticket",))] == "legacy server"
+    assert "`python dump.py`" in capsys.readouterr().err

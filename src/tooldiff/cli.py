@@ -357,7 +357,15 @@ def _baseline(args: argparse.Namespace) -> int:
     old = load_baseline(target.read_bytes() if target.is_file() else None, run.config.baseline)
     # Over some paths only (a subfolder, paths given), the entries this run did not check stay as they are.
     unchecked = outside(old, run.paths, {(t.toolset, t.name) for t in report.tools})
+    # `sources` commands run under `diff` only, which applies the baseline to their tools too: the entries
+    # of their toolsets were not checked here, so they stay as they are.
+    code = {s.toolset for s in run.config.sources}
+    unchecked += [row for row in old.rows.values() if row.get("toolset") in code and row not in unchecked]
     _write(target, dump_baseline(keep, args.reason, unchecked))
     also = f" (and kept {len(unchecked)} outside the paths checked)" if unchecked else ""
     print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {target}{also}", file=sys.stderr)
+    if run.config.sources:
+        listed = ", ".join(f"`{s.command}`" for s in run.config.sources)
+        print(f"tooldiff: the configured sources {listed} were not run: `tooldiff baseline` reads files "
+              "only, so it holds no new finding of their tools", file=sys.stderr)
     return 0
