@@ -283,6 +283,22 @@ def test_a_command_that_fails_at_the_base_only_is_a_note_not_a_resolved_finding(
     assert any(n.startswith("At the base") and "dump_tools.py" in n for n in report.notes), report.notes
 
 
+def test_with_worktree_the_note_says_the_head_command_ran_in_the_work_tree(repo: Path) -> None:
+    """`--worktree` runs the head's command in the user's own work tree (uncommitted edits, local files):
+    the note said "a temporary worktree of each ref"."""
+    import sys
+
+    cfg = f"sources:\n  - command: {sys.executable} dump_tools.py\n    toolset: code-tools\n"
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {".tooldiff.yml": cfg, "dump_tools.py": DUMP})
+    (repo / "agent" / "tools.json").write_text(json.dumps(HEAD_TOOLS), encoding="utf-8")  # not committed
+    report = run_diff(repo, "HEAD", "HEAD", worktree=True)
+    changed = {(t.toolset, t.name, t.change) for t in report.tools}
+    assert ("code-tools", "code_find_document", "added") in changed
+    [note] = [n for n in report.notes if "Ran the configured command" in n]
+    assert "temporary worktree of the base and in the work tree" in note and "each ref" not in note
+
+
 def test_a_moved_file_that_does_not_parse_keeps_its_one_finding(tmp_path: Path) -> None:
     root = init(tmp_path / "repo")
     broken = '{"tools": [{"name": "get_weather", "description": "Weather.", "input_schema": {"type": '

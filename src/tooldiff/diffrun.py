@@ -259,8 +259,10 @@ def run_diff(
     else:
         with (codetools.worktree(git, head_sha) if run and config.sources else nullcontext()) as h_dir:
             head_side = _discover(head_src, config, rel, h_dir, h_read, h_known)
+    # With `worktree`, the head's run is in the user's own work tree (its edits, its untracked files).
+    where = "of the base and in the work tree" if worktree else "of each ref"
     for cmd in dict.fromkeys(base_side.commands_ran + head_side.commands_ran):
-        notes.append(f"Ran the configured command `{cmd}` in a temporary worktree of each ref.")
+        notes.append(f"Ran the configured command `{cmd}` in a temporary worktree {where}.")
     if config.sources and not run:
         refused = ("Configured commands were not run (untrusted head under pull_request_target)."
                    if run_commands is None else commands_refused)
