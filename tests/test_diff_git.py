@@ -299,6 +299,29 @@ def test_with_worktree_the_note_says_the_head_command_ran_in_the_work_tree(repo:
     assert "temporary worktree of the base and in the work tree" in note and "each ref" not in note
 
 
+def test_two_commands_of_one_toolset_are_one_toolset(repo: Path) -> None:
+    """An agent whose tools come from two modules (or an MCP server and local functions), each dumped by its
+    own command under one `toolset`: the two were two toolsets of one id, and a docstring edit showed as
+    one command's tools removed and the other's added."""
+    import sys
+
+    one = ("import json, sys\n"
+           "json.dump([{'name': '%s', 'description': '%s', 'parameters': {'type': 'object'}}], sys.stdout)\n")
+    cfg = (f"sources:\n  - {{command: {sys.executable} search.py, toolset: agent}}\n"
+           f"  - {{command: {sys.executable} notes.py, toolset: agent}}\n")
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {".tooldiff.yml": cfg,
+                  "search.py": one % ("web_search", "Search the public web for pages about a query."),
+                  "notes.py": one % ("save_note", "Save a research note to the notebook.")})
+    git(repo, "checkout", "-q", "pr")
+    git(repo, "merge", "-q", "--no-edit", "main")
+    commit(repo, {"search.py": one % ("web_search", "Search the public web; returns titles and URLs.")})
+    report = run_diff(repo, "main", "HEAD")
+    assert [(t.toolset, t.name, t.change) for t in report.tools] == [("agent", "web_search", "modified")]
+    [toolset] = report.toolsets
+    assert toolset.id == "agent" and toolset.tool_count == 2 and len(toolset.files) == 2
+
+
 def test_a_moved_file_that_does_not_parse_keeps_its_one_finding(tmp_path: Path) -> None:
     root = init(tmp_path / "repo")
     broken = '{"tools": [{"name": "get_weather", "description": "Weather.", "input_schema": {"type": '

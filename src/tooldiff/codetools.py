@@ -171,6 +171,17 @@ def run_commands(sources: Sequence[Any], cwd: Path, max_bytes: int = DEFAULT_MAX
     return out
 
 
+def merged(toolsets: Sequence[Toolset]) -> list[Toolset]:
+    """One toolset per id: commands that name one `toolset` (an agent's tools from two modules, or beside a
+    config toolset of that name) add to it. Two toolsets of one id were diffed as one replacing the other."""
+    by_id: dict[str, Toolset] = {}
+    for ts in toolsets:
+        seen = by_id.get(ts.id)
+        by_id[ts.id] = ts if seen is None else Toolset(id=ts.id, files=seen.files + ts.files,
+                                                        tools=seen.tools + ts.tools)
+    return list(by_id.values())
+
+
 @contextmanager
 def worktree(repo: GitRepo, commit: str) -> Iterator[Path]:
     """A throwaway detached work tree of `commit`, removed afterwards."""

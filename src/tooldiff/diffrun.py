@@ -58,7 +58,7 @@ def _discover(source: FileSource, config: Config, paths: Sequence[str],
     side = Side(source, list(found.toolsets), dict(found.files), list(found.errors))
     if commands_dir is not None and config.sources:
         extra = codetools.run_commands(config.sources, commands_dir, config.max_file_bytes)
-        side.toolsets += extra.toolsets
+        side.toolsets = codetools.merged(side.toolsets + extra.toolsets)
         side.files.update(extra.files)
         side.errors += extra.errors + extra.failed
         side.commands_ran = extra.ran
