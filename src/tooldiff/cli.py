@@ -295,8 +295,18 @@ def _diff(args: argparse.Namespace) -> int:
                            named=run.named)
         root = run.source.root
     else:
+        # In a pull_request_target workflow the job holds the base's secrets and write token: as the Action
+        # does, the PR's config may not accept its own findings, and no command of the PR runs.
+        untrusted = os.environ.get("GITHUB_EVENT_NAME") == "pull_request_target"
         report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
-                                  token_methods=_token_methods(args), config_path=args.config)
+                                  token_methods=_token_methods(args), config_path=args.config,
+                                  config_from="base" if untrusted else "head")
+        if untrusted:
+            import dataclasses
+
+            note = ("Under pull_request_target the base's .tooldiff.yml and baseline were used, and no "
+                    "configured command ran: the PR's own are not trusted with this workflow's secrets.")
+            report = dataclasses.replace(report, notes=(*report.notes, note))
         from tooldiff.check import repository_root
 
         root = repository_root(Path.cwd().absolute())  # where git's paths start: no second git process
