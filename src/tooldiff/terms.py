@@ -20,11 +20,13 @@ from typing import Any
 
 from tooldiff.lexicon import lexicon
 
-# Identifier-shaped words: snake_case, dotted.names, camelCase. Plain hyphenated English (read-only) is prose.
+# Identifier-shaped words: snake_case, dotted.names, camelCase. Plain hyphenated English (read-only) is prose,
+# and so are words joined by slashes alone ("leave/PTO", "pending/approved"): a path needs a `_`, `.` or `:`.
 # The possessive `*+` / `++` never give back what the next part could not take anyway (its classes are
 # disjoint), so the match is the same and a plain word fails at once instead of backtracking letter by letter.
 _IDENT = re.compile(
-    r"\b(?:[A-Za-z][A-Za-z0-9\-]*+(?:[_./:][A-Za-z0-9\-]+)+|[a-z]++(?:[A-Z][a-z0-9]*)+[A-Za-z0-9]*)\b"
+    r"\b(?:[A-Za-z][A-Za-z0-9\-]*+(?:/[A-Za-z0-9\-]++)*+[_.:][A-Za-z0-9\-]+(?:[_./:][A-Za-z0-9\-]+)*"
+    r"|[a-z]++(?:[A-Z][a-z0-9]*)+[A-Za-z0-9]*)\b"
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?|[0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")

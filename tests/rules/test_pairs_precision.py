@@ -238,3 +238,22 @@ def test_opposite_directions_are_distinct_terms_for_h16() -> None:
     a = _t("degrees_to_radians", "Convert degrees to radians", _schema(degrees="number"))
     b = _t("radians_to_degrees", "Convert radians to degrees", _schema(radians="number"))
     assert _headline(a, b) is None
+
+
+def test_slash_separated_prose_words_are_words_not_a_tool_name() -> None:
+    # frihet, DOCKER: "leave/PTO" was blanked as an identifier, so "leave" looked unused by the description
+    # and was dropped as a vendor word; the pair was an intent overlap on "listing" alone.
+    a = _t(
+        "leave_list",
+        "List leave/PTO requests with optional filters. Filter by employee, status "
+        "(pending/approved/rejected/cancelled), or period (date range). Useful for HR dashboards, calendar "
+        "views, balance tracking. / Lista solicitudes de permisos con filtros opcionales (empleado, estado, "
+        "periodo).",
+    )
+    b = _t(
+        "list_vendors",
+        "List all vendors/suppliers with optional pagination and search. Returns contact info, tax IDs, and "
+        "addresses. / Lista todos los proveedores con paginacion y busqueda opcional. Devuelve informacion "
+        "de contacto, NIF/CIF y direcciones.",
+    )
+    assert _headline(a, b) is None
