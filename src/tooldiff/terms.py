@@ -12,6 +12,7 @@ the pair check can look for the neighbour's name in them.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -28,7 +29,10 @@ _IDENT = re.compile(
     r"\b(?:[A-Za-z][A-Za-z0-9\-]*+(?:/[A-Za-z0-9\-]++)*+[_.:][A-Za-z0-9\-]+(?:[_./:][A-Za-z0-9\-]+)*"
     r"|[a-z]++(?:[A-Z][a-z0-9]*)+[A-Za-z0-9]*)\b"
 )
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?|[0-9]+")
+# Latin letters with accents are letters ("Pokémon" is one word, not "Pok" and "mon"); `_learn` folds them.
+_L = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"  # Latin-1 and Latin Extended-A/B letters
+_WORD = re.compile(rf"[{_L}][{_L}0-9]*(?:['’][{_L}]+)?|[0-9]+")
+_ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?|[0-9]+")  # `analysable` counts these
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 # In a tool name, digits written onto a word stay on it (log10, hash_sha256, SHA256Hash -> sha256, hash):
 # log10 is not log2. Prose keeps `_CAMEL` ("ledger l5" is no term): more terms would mean more pairs to check.
@@ -299,7 +303,13 @@ def _learn(words: Iterable[str]) -> None:
             _mark(w, w, w)  # its own lower case and base
             continue
         low = w.lower()
-        terms = () if w.isdigit() else tuple(t for p in split_identifier(w) if (t := normalise(p)))
+        if w.isascii():
+            parts = split_identifier(w)
+        else:  # "Pokémon" -> pokemon, as the tool name spells it; a letter without an ASCII form stays
+            plain = _fold_accents(w)
+            low = plain.lower()
+            parts = split_identifier(plain) if plain.isascii() else (low,)
+        terms = () if w.isdigit() else tuple(t for p in parts if (t := normalise(p)))
         _TERMS[w] = terms
         _LOWER[w] = terms if w.islower() else ()
         if w[:1].isupper() and not w.isupper() and low not in stop:
@@ -308,6 +318,10 @@ def _learn(words: Iterable[str]) -> None:
         if w[:1].islower() and not w.islower():
             _CAMEL_WORDS.add(w)
         _mark(w, low, low.replace("’", "'").split("'")[0])
+
+
+def _fold_accents(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
 
 
 def _mark(word: str, low: str, base: str) -> None:
@@ -356,7 +370,7 @@ def analysable(text: str) -> tuple[bool, str]:
         return True, ""
     if not _latin(letters):
         return False, "most of its letters are not Latin script"
-    words = [w.lower() for w in _WORD.findall(text)]
+    words = [w.lower() for w in _ASCII_WORD.findall(text)]  # as before accents were letters: same verdicts
     english = sum(1 for w in words if w in lexicon().stopwords)
     foreign = sum(1 for w in words if w in _FOREIGN)
     if len(words) >= 4 and foreign >= 2 and foreign > english:
