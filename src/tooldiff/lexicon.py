@@ -17,6 +17,7 @@ class Lexicon:
     stopwords: frozenset[str]
     low_information: frozenset[str]
     name_words: frozenset[str]  # low-information in prose, the object of the tool in a name
+    name_particles: frozenset[str]  # stopwords that, ending a name, are its direction (fade_in / fade_out)
     synonyms: dict[str, str]  # word -> canonical term
     action_classes: frozenset[str]
     irregular_plurals: dict[str, str]
@@ -44,6 +45,7 @@ def lexicon() -> Lexicon:
         stopwords=frozenset(raw["stopwords"]),
         low_information=frozenset(raw["low_information"]),
         name_words=frozenset(raw["name_words"]),
+        name_particles=frozenset(raw["name_particles"]),
         synonyms=_first_wins(raw["synonyms"]),
         action_classes=frozenset(raw["action_classes"]) | frozenset(raw["verbs"]),
         irregular_plurals=dict(raw["irregular_plurals"]),

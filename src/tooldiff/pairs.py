@@ -147,8 +147,9 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
 
 @cache
 def _name_word_terms() -> frozenset[str]:
-    """The terms `lexicon.name_words` give in a name."""
-    return frozenset(t for w in lexicon().name_words if (t := normalise_name_word(w)))
+    """The terms `lexicon.name_words` give in a name, and its closing particles (prose drops both)."""
+    lex = lexicon()
+    return frozenset(t for w in lex.name_words if (t := normalise_name_word(w))) | lex.name_particles
 
 
 def analyse(tool: Tool, ctx: Context) -> ToolView:

@@ -396,7 +396,10 @@ def name_terms_of(name: str) -> tuple[str, ...]:
         parts = split_identifier(name)
     else:
         parts = tuple([p.lower() for p in _CAMEL_NAME.findall(name)])
-    return tuple(filter(None, map(normalise_name_word, parts)))
+    terms = tuple(filter(None, map(normalise_name_word, parts)))
+    if len(parts) > 1 and parts[-1] in lexicon().name_particles:  # fade_in is not fade_out
+        return (*terms, parts[-1])
+    return terms
 
 
 @cache

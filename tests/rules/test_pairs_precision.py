@@ -304,3 +304,29 @@ def test_names_with_different_objects_that_mention_each_other() -> None:
     # Still an intent overlap on (ability, pokemon, retrieval): get_ability lists "Pokémon that have it" and
     # get_pokemon "abilities"; each name's object is in the other's text, and `identifier` matches by name.
     assert _headline(_POKEMON, _ABILITY) is None
+
+
+_CLIP = {
+    "type": "object",
+    "properties": {"clip_id": {"type": "string"}, "duration": {"type": "number"}},
+    "required": ["clip_id", "duration"],
+}
+PARTICLES = [
+    pytest.param(  # vidmagik-mcp, DOCKER: intent-overlap on (afx, audio, fade)
+        _t("afx_audio_fade_in", "Audio fade in.", _CLIP),
+        _t("afx_audio_fade_out", "Audio fade out.", _CLIP),
+        id="vidmagik-fade-in-vs-fade-out",
+    ),
+    pytest.param(  # mysql-mcp, DOCKER: intent-overlap on (mysql, payment, rollback)
+        _t("mysql_transaction_rollback", "Rollback the current transaction."),
+        _t("mysql_transaction_rollback_to", "Rollback to a savepoint within the current transaction."),
+        id="mysql-rollback-vs-rollback-to",
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), PARTICLES)
+def test_a_particle_that_ends_a_name_is_a_word_of_it(a: dict[str, Any], b: dict[str, Any]) -> None:
+    # fade_in / fade_out, step_into / step_over, compose_up / compose_down: the stopword that ends the name
+    # is its direction, not a preposition before an object.
+    assert _headline(a, b) in (None, "directional-domination")
