@@ -330,3 +330,12 @@ def test_a_particle_that_ends_a_name_is_a_word_of_it(a: dict[str, Any], b: dict[
     # fade_in / fade_out, step_into / step_over, compose_up / compose_down: the stopword that ends the name
     # is its direction, not a preposition before an object.
     assert _headline(a, b) in (None, "directional-domination")
+
+
+def test_a_transaction_is_not_a_payment() -> None:
+    # mysql-mcp, DOCKER: mysql_transaction_rollback / mysql_transaction_rollback_to "share mysql, payment,
+    # rollback". A transaction is also a database's, a blockchain's or Sentry's: the word stays itself.
+    from tooldiff.terms import extract
+
+    got = extract("mysql_transaction_rollback", "Rollback the current transaction.")
+    assert got.all == {"mysql", "transaction", "rollback"}
