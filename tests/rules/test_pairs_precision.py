@@ -339,3 +339,11 @@ def test_a_transaction_is_not_a_payment() -> None:
 
     got = extract("mysql_transaction_rollback", "Rollback the current transaction.")
     assert got.all == {"mysql", "transaction", "rollback"}
+
+
+def test_chat_is_not_a_message() -> None:
+    # google-workspace, DOCKER: intent-overlap on (google, listing, message, space): "chat" was a synonym of
+    # message, so "Google Chat" put the messages of chat_list_messages into chat_list_spaces.
+    a = _t("chat_list_spaces", "List all Google Chat spaces the user is a member of")
+    b = _t("chat_list_messages", "List messages in a Google Chat space")
+    assert _headline(a, b) in (None, "directional-domination")
