@@ -161,7 +161,11 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
     compatible = lexicon().compatible_actions
     extra = [c for a in actions for c in compatible.get(a, ())]
     vendors = vendor_terms(name_seq, terms)
+    # A plural filler word ending the name (get_object_details) leaves the plural to the last word that is a
+    # term: it returns one object, not many details. A singular one (users_info) keeps the name singular.
     last = split_identifier(tool.name)[-1:]
+    if last and fold_plural(last[0]) != last[0] and not normalise_name_word(last[0]):
+        last = tuple(filter(normalise_name_word, split_identifier(tool.name)))[-1:]
     return ToolView(
         tool=tool,
         name=tool.name,

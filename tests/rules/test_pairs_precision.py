@@ -347,3 +347,29 @@ def test_chat_is_not_a_message() -> None:
     a = _t("chat_list_spaces", "List all Google Chat spaces the user is a member of")
     b = _t("chat_list_messages", "List messages in a Google Chat space")
     assert _headline(a, b) in (None, "directional-domination")
+
+
+def test_a_plural_filler_word_does_not_make_a_name_plural() -> None:
+    # postgres-mcp-enhanced, DOCKER: intent-overlap on (object): "details" ended the name, so
+    # get_object_details read as a plural retrieval ("returns many"), which a router cannot tell from
+    # list_objects.
+    obj = {"type": "string"}
+    a = _t(
+        "list_objects",
+        "List objects in a schema",
+        {
+            "type": "object",
+            "properties": {"schema_name": obj, "object_type": obj},
+            "required": ["schema_name", "object_type"],
+        },
+    )
+    b = _t(
+        "get_object_details",
+        "Show detailed information about a database object",
+        {
+            "type": "object",
+            "properties": {"schema_name": obj, "object_name": obj, "object_type": obj},
+            "required": ["schema_name", "object_name", "object_type"],
+        },
+    )
+    assert _headline(a, b) in (None, "directional-domination")
