@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 from tooldiff.lexicon import lexicon
-from tooldiff.terms import fold_plural, split_identifier
+from tooldiff.terms import fold_plural, normalise_name_word, split_identifier
 
 
 # Not frozen (see `model`): one per argument of every tool the pair rules compare. Hashable as before.
@@ -64,6 +64,25 @@ def _name_info(name: str) -> tuple[str, bool, bool]:
         snake in lex.routing_words or (len(parts) > 1 and parts[-1] in lex.routing_suffixes)
     )
     return canonical_arg(name), ambient, routing
+
+
+@cache
+def named_thing(name: str) -> str | None:
+    """`job_name` -> the term 'job', `name` -> '': an argument that names the one thing a call is about.
+
+    Not a routing argument by itself: `hotel_name` and `hotel` are one input under two spellings. `overlap`
+    lets it route only against a tool that returns many of that thing (get_job against get_jobs). Else None.
+    """
+    parts = split_identifier(name)
+    if not parts or parts[-1] not in lexicon().naming_suffixes:
+        return None
+    return (normalise_name_word(parts[-2]) or None) if len(parts) > 1 else ""
+
+
+@cache
+def arg_terms(name: str) -> frozenset[str]:
+    """The name terms of an argument name (`library_id` -> library): what thing it is about."""
+    return frozenset(filter(None, map(normalise_name_word, split_identifier(name))))
 
 
 def parse_args(schema: Any) -> tuple[Arg, ...]:

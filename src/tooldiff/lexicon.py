@@ -26,6 +26,7 @@ class Lexicon:
     ambient_args: frozenset[str]
     routing_suffixes: frozenset[str]
     routing_words: frozenset[str]
+    naming_suffixes: frozenset[str]  # `job_name`: names the one thing the call is about
     compatible_actions: dict[str, frozenset[str]]  # action class -> classes a request cannot tell apart
 
 
@@ -54,6 +55,7 @@ def lexicon() -> Lexicon:
         ambient_args=frozenset(raw["ambient_args"]),
         routing_suffixes=frozenset(raw["routing_suffixes"]),
         routing_words=frozenset(raw["routing_words"]),
+        naming_suffixes=frozenset(raw["naming_suffixes"]),
         compatible_actions={
             k: frozenset(v) for k, v in raw["compatible_actions"].items() if not k.startswith("_")
         },

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tooldiff.args import Arg, unmatched_required
+from tooldiff.args import Arg, arg_terms, named_thing, unmatched_required
 from tooldiff.lexicon import lexicon
 from tooldiff.pairs import ToolView
 from tooldiff.terms import mentions, reversed_direction
@@ -35,7 +35,7 @@ def routing_split(a: ToolView, b: ToolView) -> tuple[Arg, ...]:
     """Required routing arguments (or guards) of one side that the other cannot supply."""
     out: list[Arg] = []
     for x, y in ((a, b), (b, a)):
-        out += [arg for arg in unmatched_required(x.args, y.args) if arg.routing or arg.name in x.guards]
+        out += [arg for arg in unmatched_required(x.args, y.args) if _routing(arg, x, y)]
     return tuple(out)
 
 
@@ -135,7 +135,7 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
             return None
     args_a, args_b = a.args, b.args
     extra_a, extra_b = unmatched_required(args_a, args_b), unmatched_required(args_b, args_a)
-    if _routes(extra_a, a) or _routes(extra_b, b):  # `routing_split`, on the extras computed once
+    if _routes(extra_a, a, b) or _routes(extra_b, b, a):  # `routing_split`, on the extras computed once
         return None
     same_shape = not extra_a and not extra_b
     if alias:
@@ -155,8 +155,25 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
     return Overlap(low, _shared_terms(a, b), same_shape, False)
 
 
-def _routes(extra: tuple[Arg, ...], x: ToolView) -> bool:
-    return any(arg.routing or arg.name in x.guards for arg in extra)
+def _routes(extra: tuple[Arg, ...], x: ToolView, y: ToolView) -> bool:
+    return any(_routing(arg, x, y) for arg in extra)
+
+
+def _routing(arg: Arg, x: ToolView, y: ToolView) -> bool:
+    """x's required argument `arg`, which y has no counterpart for, routes the call between them."""
+    if arg.routing or arg.name in x.guards:
+        return True
+    # A request that names one job (get_job's job_name) is not one for all of them (get_jobs), unless y
+    # takes the thing under another spelling (`library` against `library_name`).
+    thing = named_thing(arg.name)
+    if thing is None or (thing and thing not in x.terms.name) or not _returns_many(y):
+        return False
+    return not thing or all(thing not in arg_terms(a.name) for a in y.args)
+
+
+def _returns_many(y: ToolView) -> bool:
+    """A listing, or a retrieval whose name ends in a plural (get_jobs); a search returns many anyway."""
+    return "listing" in y.actions or ("retrieval" in y.actions and y.plural)
 
 
 def _shared_terms(a: ToolView, b: ToolView) -> tuple[str, ...]:

@@ -373,3 +373,20 @@ def test_a_plural_filler_word_does_not_make_a_name_plural() -> None:
         },
     )
     assert _headline(a, b) in (None, "directional-domination")
+
+
+def test_a_required_name_of_the_thing_routes_like_its_id() -> None:
+    # jenkins, DOCKER: intent-overlap "get_jobs and get_job ... no routing argument tells them apart". A
+    # request that names one job (job_name) goes to get_job as surely as one holding its id. (H1.6 still
+    # reads the same terms in both, plural folded: that is seed 000's term model, not a merge.)
+    a = _t("get_jobs", "Get all jobs from Jenkins server")
+    b = _t(
+        "get_job",
+        "Get detailed information about a specific Jenkins job",
+        {
+            "type": "object",
+            "properties": {"job_name": {"type": "string", "description": "Name of the job"}},
+            "required": ["job_name"],
+        },
+    )
+    assert _headline(a, b) not in ("intent-overlap", "blast-radius-twin")

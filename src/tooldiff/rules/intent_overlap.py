@@ -11,9 +11,11 @@ A pair that overlaps in intent, judged on two things together (`tooldiff.overlap
 
 It stays silent when one tool has a *routing argument* the other lacks: an identifier that exists only once
 the conversation holds one (`document_id`, `url`, `thread_ts`), ids of different systems (`article_id`
-against `ticket_id`), or a guard such as an approval id. It also stays silent when each summary names a
-system the other never mentions (GitHub against GitLab), and when one description draws a contrastive
-boundary to the other. An alias notice ("deprecated, use X") is an overlap, whatever the wording.
+against `ticket_id`), a guard such as an approval id, or a required name of the tool's own object
+(`job_name` on `get_job`) against a tool that returns many of them (`get_jobs`). It also stays silent when
+each summary names a system the other never mentions (GitHub against GitLab), and when one description
+draws a contrastive boundary to the other. An alias notice ("deprecated, use X") is an overlap, whatever the
+wording.
 
 What the labelled pairs taught (`make eval`):
 - cross-server twins rarely share wording but share the name's core once the vendor prefix is dropped
