@@ -414,3 +414,28 @@ def test_current_in_a_name_distinguishes_it_from_historical() -> None:
         },
     )
     assert _headline(a, b) is None
+
+
+@pytest.mark.xfail(strict=True, reason="'data' is low-information in a name; keeping it split true twins")
+def test_table_properties_against_table_data() -> None:
+    # mcp-clickzetta-server, DOCKER: blast-radius-twin "a wrong call of modify_dynamic_table_data is
+    # destructive (lexicon: delete)". The blast is right (it runs DELETE); the overlap is not: altering a
+    # table's properties is not changing its rows, but "data" is dropped from the name, so both names are
+    # (modify, dynamic, table). Keeping "data" as a name word drops this and 26 true twins of the 20k
+    # corpus (getGeologyData / getGeologyInfo, weather.get / weather.get_weather_data): not done.
+    s = {"type": "string"}
+    a = _t(
+        "alter_dynamic_table",
+        "Modify dynamic table properties.",
+        {
+            "type": "object",
+            "properties": {"table_name": s, "operation": s, "column_name": s},
+            "required": ["table_name", "operation", "column_name"],
+        },
+    )
+    b = _t(
+        "modify_dynamic_table_data",
+        "Perform insert, update, delete, and merge operations on dynamic tables.",
+        {"type": "object", "properties": {"sql": s, "table_name": s}, "required": ["sql", "table_name"]},
+    )
+    assert _headline(a, b) in (None, "directional-domination")
