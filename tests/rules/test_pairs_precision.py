@@ -259,7 +259,6 @@ def test_slash_separated_prose_words_are_words_not_a_tool_name() -> None:
     assert _headline(a, b) is None
 
 
-
 _POKEMON = _t(  # pokeapi, DOCKER
     "get_pokemon",
     "Get detailed Pokémon information including stats, types, abilities, and sprites by name or ID",
@@ -439,3 +438,32 @@ def test_table_properties_against_table_data() -> None:
         {"type": "object", "properties": {"sql": s, "table_name": s}, "required": ["sql", "table_name"]},
     )
     assert _headline(a, b) in (None, "directional-domination")
+
+
+LIVE = "mcp/live_tools_list/tools.json"
+
+
+def test_complete_in_a_name_is_what_the_tool_does() -> None:
+    # taskade, DOCKER: intent-overlap "A router cannot separate projectGet and projectComplete" and
+    # directional-domination "taskComplete adds no term beyond taskMove's": "complete" is filler in prose
+    # ("the complete list") but the verb of a name.
+    project = _schema(projectId="string")
+    task = _schema(projectId="string", taskId="string")
+    assert (
+        _headline(
+            _t("projectGet", "Get project", project),
+            _t("projectComplete", "Mark the project as completed", project),
+        )
+        is None
+    )
+    assert (
+        _headline(
+            _t("taskComplete", "Complete a task in a project", task),
+            _t(
+                "taskMove",
+                "Move a task within the project",
+                _schema(taskId="string", position="string", projectId="string"),
+            ),
+        )
+        is None
+    )
