@@ -28,6 +28,7 @@ class Lexicon:
     routing_words: frozenset[str]
     naming_suffixes: frozenset[str]  # `job_name`: names the one thing the call is about
     compatible_actions: dict[str, frozenset[str]]  # action class -> classes a request cannot tell apart
+    from_verbs: dict[str, str]  # name verb -> its term when `from` follows it (remove_x_from_y detaches)
 
 
 def _first_wins(groups: dict[str, list[str]]) -> dict[str, str]:
@@ -59,4 +60,5 @@ def lexicon() -> Lexicon:
         compatible_actions={
             k: frozenset(v) for k, v in raw["compatible_actions"].items() if not k.startswith("_")
         },
+        from_verbs=dict(raw["from_verbs"]),
     )

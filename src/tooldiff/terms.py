@@ -397,9 +397,19 @@ def name_terms_of(name: str) -> tuple[str, ...]:
     else:
         parts = tuple([p.lower() for p in _CAMEL_NAME.findall(name)])
     terms = tuple(filter(None, map(normalise_name_word, parts)))
+    if "from" in parts and not lexicon().from_verbs.keys().isdisjoint(parts):
+        terms = _detached(parts)
     if len(parts) > 1 and parts[-1] in lexicon().name_particles:  # fade_in is not fade_out
         return (*terms, parts[-1])
     return terms
+
+
+def _detached(parts: tuple[str, ...]) -> tuple[str, ...]:
+    """Name terms where a verb of `lexicon.from_verbs` before `from` takes its object out of a container:
+    `remove_work_item_from_cycle` detaches the item, it does not delete it as `delete_work_item` does."""
+    verbs, last = lexicon().from_verbs, len(parts) - 1 - parts[::-1].index("from")
+    words = (verbs[p] if i < last and p in verbs else normalise_name_word(p) for i, p in enumerate(parts))
+    return tuple(filter(None, words))
 
 
 @cache

@@ -467,3 +467,12 @@ def test_complete_in_a_name_is_what_the_tool_does() -> None:
         )
         is None
     )
+
+
+def test_removing_an_item_from_a_container_is_not_deleting_it() -> None:
+    # plane, DOCKER: directional-domination "delete_work_item adds no term beyond
+    # remove_work_item_from_cycle's" (and _from_module): taking a work item out of a cycle leaves the item;
+    # "remove" folded into deletion made them one act.
+    a = _t("delete_work_item", "Delete a work item by ID")
+    b = _t("remove_work_item_from_cycle", "Remove a work item from a cycle")
+    assert _headline(a, b) is None
