@@ -476,3 +476,34 @@ def test_removing_an_item_from_a_container_is_not_deleting_it() -> None:
     a = _t("delete_work_item", "Delete a work item by ID")
     b = _t("remove_work_item_from_cycle", "Remove a work item from a cycle")
     assert _headline(a, b) is None
+
+
+def test_the_verb_reply_is_not_the_noun_replies() -> None:
+    # @modelcontextprotocol/server-slack, LIVE: directional-domination "slack_reply_to_thread adds no term
+    # beyond slack_get_thread_replies's": "replies" folded to the verb "reply". Posting a reply is not
+    # reading the replies.
+    ts = {"type": "string", "description": "The timestamp of the parent message"}
+    thread = {"channel_id": {"type": "string", "description": "The ID of the channel containing the thread"}}
+    a = _t(
+        "slack_reply_to_thread",
+        "Reply to a specific message thread in Slack",
+        {
+            "type": "object",
+            "properties": {
+                **thread,
+                "thread_ts": ts,
+                "text": {"type": "string", "description": "The reply text"},
+            },
+            "required": ["channel_id", "thread_ts", "text"],
+        },
+    )
+    b = _t(
+        "slack_get_thread_replies",
+        "Get all replies in a message thread",
+        {
+            "type": "object",
+            "properties": {**thread, "thread_ts": ts},
+            "required": ["channel_id", "thread_ts"],
+        },
+    )
+    assert _headline(a, b) is None
