@@ -229,6 +229,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         run = invocation(args.paths, args.config)
         # Its table shows tokens per method (the README's promise), so every available method is counted.
         report = run_check(run.source, run.config, run.paths, token_methods=None, named=run.named)
+        report = _check_notes(report, run.config, whole_tree=not run.paths)
         sys.stdout.write(render_describe(report, _prefix(run.source.root)))
         return 0
     if cmd == "baseline":

@@ -56,6 +56,9 @@ def render_describe(report: Report, prefix: str = "") -> str:
     notes = [f"{m}: {METHOD_NOTES[m]}" for m in methods if m != "estimate" and m in METHOD_NOTES]
     if notes:
         lines += ["", *notes]
+    # What the run could not do as configured (sources not run, settings that match nothing), as check says.
+    if report.notes:
+        lines += ["", *(plain(n) for n in report.notes)]
     # A file that does not parse has no tool row: say so, or it would look like a file without tools.
     broken = sorted((f for f in report.findings if f.code == "parse-error"), key=lambda f: (f.file, f.line))
     if broken:
