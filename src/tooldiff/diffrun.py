@@ -330,3 +330,8 @@ class _OneFile:
     def size(self, path: str) -> int:
         return self.path.stat().st_size if path == self.path.name else 0
 
+    folder_links: frozenset[str] = frozenset()
+
+    def link_leaves(self, path: str, target: str) -> bool:
+        return True  # never asked: this source lists no link
+

@@ -17,7 +17,7 @@ from itertools import takewhile
 from tooldiff.config import Config
 from tooldiff.model import ParsedFile, ParseError, Tool, Toolset
 from tooldiff.parsers import parse_bytes
-from tooldiff.sources import SKIP_DIRS, FileSource, WorktreeSource
+from tooldiff.sources import SKIP_DIRS, FileSource
 
 TOOL_EXTENSIONS = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
 # Files that are never tool definitions, however they look.
@@ -151,15 +151,6 @@ def named_paths(config: Config, paths: Sequence[str]) -> list[str]:
     return [prefix for g in globs if (prefix := literal_prefix(g))]
 
 
-def _escapes(source: FileSource, path: str, target: str) -> bool:
-    if isinstance(source, WorktreeSource):  # on disk: where the link really leads
-        return source.leaves(path)
-    if target.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", target):
-        return True
-    joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
-    return joined == ".." or joined.startswith("../")
-
-
 @dataclass(frozen=True, slots=True)
 class Selection:
     """The files to read, and errors for the ones that may not be (links out, too big, missing)."""
@@ -176,8 +167,7 @@ def select(
     """`named`: whether the user named paths (None: `paths` says). The command line tells, as a run from a
     subfolder without paths gets that subfolder as its path, and it is no more named than the root is."""
     listed = source.list_files(named_paths(config, paths))
-    links = source.folder_links if isinstance(source, WorktreeSource) else frozenset()
-    candidates, errors = _select(listed, config, paths, links)
+    candidates, errors = _select(listed, config, paths, source.folder_links)
     explicit = (bool(paths) if named is None else named) or bool(config.paths)
     candidates = [f for f in candidates if not any(glob_match(f, g) for g in config.exclude)]
     to_read: list[str] = []
@@ -185,7 +175,7 @@ def select(
     for path in candidates:
         target = source.symlink_target(path)
         if target is not None:
-            if _escapes(source, path, target):
+            if source.link_leaves(path, target):
                 message = "symlink leaves the repository; not followed"
                 fix = "Link to a file inside the repository, or leave it out (`exclude` in .tooldiff.yml)."
                 errors.append(ParseError(file=path, line=1, message=message, fix=fix))

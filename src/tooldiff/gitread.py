@@ -304,6 +304,13 @@ class GitSource:
         entry = self.repo.tree(self.commit).get(path)
         return entry.size if entry else 0
 
+    folder_links: frozenset[str] = frozenset()  # a folder link is one blob in a commit, listed as a file
+
+    def link_leaves(self, path: str, target: str) -> bool:
+        from tooldiff.sources import link_text_leaves
+
+        return link_text_leaves(path, target)
+
 
 class GitWorktreeSource:
     """The work tree with uncommitted edits, listed as git sees it (ignored files left out)."""
@@ -326,3 +333,11 @@ class GitWorktreeSource:
 
     def size(self, path: str) -> int:
         return self._disk.size(path)
+
+    folder_links: frozenset[str] = frozenset()  # git lists a folder link as one file
+
+    def link_leaves(self, path: str, target: str) -> bool:
+        # Judged as in a commit, so that --worktree and the committed head agree on a link.
+        from tooldiff.sources import link_text_leaves
+
+        return link_text_leaves(path, target)

@@ -48,6 +48,13 @@ class SubsetSource:
     def size(self, path: str) -> int:
         return self.inner.size(path)
 
+    @property
+    def folder_links(self) -> frozenset[str]:
+        return self.inner.folder_links & self.allowed
+
+    def link_leaves(self, path: str, target: str) -> bool:
+        return self.inner.link_leaves(path, target)
+
 
 @dataclass(slots=True)
 class Side:

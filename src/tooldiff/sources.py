@@ -7,6 +7,8 @@ without a checkout, exactly as a work tree is.
 from __future__ import annotations
 
 import os
+import posixpath
+import re
 import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -22,6 +24,10 @@ class FileSource(Protocol):
     """A tree of files addressed by repository-relative POSIX paths."""
 
     label: str  # "worktree", a ref name or a commit sha, for messages
+    @property
+    def folder_links(self) -> frozenset[str]:
+        """Symlinks to folders among what `list_files` listed: listed like file links, never walked."""
+        ...
 
     def list_files(self, also: Iterable[str] = ()) -> list[str]:
         """Every regular file and symlink, relative POSIX paths, sorted. A source that leaves out vendored
@@ -40,6 +46,18 @@ class FileSource(Protocol):
     def size(self, path: str) -> int:
         """Size in bytes, without reading the file."""
         ...
+
+    def link_leaves(self, path: str, target: str) -> bool:
+        """Whether the symlink at `path`, whose text is `target`, leads out of the tree."""
+        ...
+
+
+def link_text_leaves(path: str, target: str) -> bool:
+    """`link_leaves` judged on the link text alone, for a tree that is not on disk (a commit)."""
+    if target.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", target):
+        return True
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+    return joined == ".." or joined.startswith("../")
 
 
 SKIP_DIRS = frozenset(
@@ -87,8 +105,8 @@ class WorktreeSource:
         self.folder_links = frozenset(links)
         return sorted(out + links)
 
-    def leaves(self, path: str) -> bool:
-        """Whether the link at `path` leads out of the tree, through `..`, absolute paths and other links."""
+    def link_leaves(self, path: str, target: str) -> bool:
+        """On disk, where the link really leads: through `..`, absolute paths and other links."""
         real = os.path.realpath(self._base + path)
         return not (real + os.sep).startswith(self._base)
 

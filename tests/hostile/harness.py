@@ -120,6 +120,11 @@ class MemorySource:
     def size(self, path: str) -> int:
         return len(self.files.get(path, b""))
 
+    folder_links: frozenset[str] = frozenset()
+
+    def link_leaves(self, path: str, target: str) -> bool:
+        return True  # it holds no links
+
 
 # Loaded by the child through PYTHONPATH: every Python-level connection attempt is logged and refused.
 NET_GUARD = '''
