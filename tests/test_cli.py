@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
@@ -488,47 +489,40 @@ def test_check_notes_a_toolset_named_like_a_path_it_does_not_hold(
     assert "'mcp/tools.json' is also the id of mcp/tools.json" in notes[0] and "rename" in notes[0].lower()
 
 
-def test_describe_labels_claude_ctok_as_unofficial(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def fake_ctok(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """claude-ctok counted by a stand-in (ctok needs Python 3.12), with the token caches cleared around it."""
+    from tooldiff import tokens
+
+    def clear() -> None:
+        tokens.available_methods.cache_clear()
+        tokens._methods_counted.cache_clear()
+        tokens._COUNTS.clear()
+
+    monkeypatch.setattr(tokens, "_ctok_counter", lambda: (lambda text: len(text) // 3))
+    clear()
+    yield
+    monkeypatch.undo()
+    clear()
+
+
+@pytest.mark.usefixtures("fake_ctok")
+def test_describe_labels_claude_ctok_as_unofficial(capsys: pytest.CaptureFixture[str]) -> None:
     """README: claude-ctok is "an unofficial reconstruction, labelled as one". The PR comment and job summary
     carry that note; describe showed a bare tokens[claude-ctok] column."""
     from tooldiff import tokens
 
-    def clear() -> None:
-        tokens.available_methods.cache_clear()
-        tokens._methods_counted.cache_clear()
-        tokens._COUNTS.clear()
-
-    monkeypatch.setattr(tokens, "_ctok_counter", lambda: (lambda text: len(text) // 3))
-    clear()
-    try:
-        code, out, _ = run(capsys, "describe", str(EXAMPLE))
-    finally:
-        monkeypatch.undo()
-        clear()
+    code, out, _ = run(capsys, "describe", str(EXAMPLE))
     assert code == 0 and "tokens[claude-ctok]" in out.splitlines()[0]
     assert f"claude-ctok: {tokens.METHOD_NOTES['claude-ctok']}" in out
 
 
-def test_json_labels_claude_ctok_as_unofficial(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.usefixtures("fake_ctok")
+def test_json_labels_claude_ctok_as_unofficial(capsys: pytest.CaptureFixture[str]) -> None:
     """The JSON report names each counted method's caveat: a consumer can show claude-ctok as unofficial."""
     from tooldiff import tokens
 
-    def clear() -> None:
-        tokens.available_methods.cache_clear()
-        tokens._methods_counted.cache_clear()
-        tokens._COUNTS.clear()
-
-    monkeypatch.setattr(tokens, "_ctok_counter", lambda: (lambda text: len(text) // 3))
-    clear()
-    try:
-        _, out, _ = run(capsys, "check", str(EXAMPLE), "--tokens", "all", "--format", "json")
-    finally:
-        monkeypatch.undo()
-        clear()
+    _, out, _ = run(capsys, "check", str(EXAMPLE), "--tokens", "all", "--format", "json")
     doc = json.loads(out)
     jsonschema.validate(doc, report_schema())
     assert "claude-ctok" in doc["token_methods"]
