@@ -14,6 +14,7 @@ from tooldiff.model import SEVERITY_RANK, Report
 
 if TYPE_CHECKING:
     from tooldiff.config import Config
+    from tooldiff.render.context import PathsFrom
 
 # `github` is the job summary, as the Action writes it to $GITHUB_STEP_SUMMARY; `annotations` are the
 # workflow commands the Action prints to the log.
@@ -41,10 +42,11 @@ def _emit(
     """`root`: the folder the report's paths are relative to; text shows them from where the command ran."""
     from tooldiff.progress import colour_wanted
     from tooldiff.render import RenderContext, render
+    from tooldiff.render.context import PathsFrom
 
     colour = fmt == "text" and output is None and colour_wanted(sys.stdout)
-    prefix = _prefix(root) if fmt == "text" else ""
-    text = render(fmt, report, RenderContext(colour=colour, statistics=statistics, path_prefix=prefix))
+    paths_from = _paths_from(root) if fmt == "text" else PathsFrom()
+    text = render(fmt, report, RenderContext(colour=colour, statistics=statistics, paths_from=paths_from))
     text = text if text.endswith("\n") else text + "\n"  # a file gets what stdout shows
     if output:
         if output.endswith(("/", os.sep)):  # Path() drops the slash: a file would take the folder's name
@@ -57,17 +59,17 @@ def _emit(
         sys.stdout.write(text)
 
 
-def _prefix(root: Path | None) -> str:
-    """`root` from the working folder, as `show_path` reads it ("" when they are one)."""
+def _paths_from(root: Path | None) -> PathsFrom:
+    """The working folder relative to `root`, for text paths that open from there."""
+    from tooldiff.render.context import PathsFrom
+
     if root is None:
-        return ""
-    cwd = Path.cwd().absolute()
-    rel = os.path.relpath(root.absolute(), cwd)
-    if rel == ".":
-        return ""
-    if cwd.is_relative_to(root.absolute()):  # a subfolder: say which, for `show_path`
-        return f"{Path(rel).as_posix()}\0{cwd.relative_to(root.absolute()).as_posix()}"
-    return Path(rel).as_posix()
+        return PathsFrom()
+    cwd, top = Path.cwd().absolute(), root.absolute()
+    if cwd.is_relative_to(top):
+        here = cwd.relative_to(top).as_posix()
+        return PathsFrom(here="" if here == "." else here)
+    return PathsFrom(up=Path(os.path.relpath(top, cwd)).as_posix())
 
 
 def _write(path: Path, text: str) -> None:
@@ -230,7 +232,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         # Its table shows tokens per method (the README's promise), so every available method is counted.
         report = run_check(run.source, run.config, run.paths, token_methods=None, named=run.named)
         report = _check_notes(report, run.config, whole_tree=not run.paths)
-        sys.stdout.write(render_describe(report, _prefix(run.source.root)))
+        sys.stdout.write(render_describe(report, _paths_from(run.source.root)))
         return 0
     if cmd == "baseline":
         return _baseline(args)

@@ -6,7 +6,7 @@ from collections import Counter, defaultdict
 from unicodedata import combining, east_asian_width
 
 from tooldiff.model import SEVERITY_RANK, Report
-from tooldiff.render.context import show_path
+from tooldiff.render.context import AT_ROOT, PathsFrom
 from tooldiff.render.escape import plain
 from tooldiff.tokens import METHOD_NOTES
 
@@ -23,8 +23,8 @@ def _cut(cell: str) -> str:
     return cell if len(cell) <= CELL_MAX else cell[: CELL_MAX - 1] + "…"
 
 
-def render_describe(report: Report, prefix: str = "") -> str:
-    """`prefix`: the run's root from the folder the command ran in, so each `path:line` opens from there."""
+def render_describe(report: Report, paths_from: PathsFrom = AT_ROOT) -> str:
+    """`paths_from`: where the command ran, so each `path:line` opens from there."""
     # A finding on one tool belongs to that tool's row (two same-named tools in a toolset are two rows, told
     # apart by file); a pair finding to both tools' rows, once each.
     own: dict[tuple[str, str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
@@ -43,7 +43,7 @@ def render_describe(report: Report, prefix: str = "") -> str:
     for t in report.tools:
         counts = [str(t.tokens.get(m, {}).get("head", "")) for m in methods]
         # Names and paths are PR text: no escape sequence, bidi override or line break reaches the terminal.
-        where = f"{plain(show_path(t.file, prefix))}:{t.line}"
+        where = f"{plain(paths_from.show(t.file))}:{t.line}"
         cells = [plain(t.name), where, *([plain(t.toolset)] if by_toolset else []), *counts, t.schema_hash,
                  ",".join(t.targets)]
         found = own.get((t.toolset, t.name, t.file), Counter()) + shared.get((t.toolset, t.name), Counter())
@@ -63,7 +63,7 @@ def render_describe(report: Report, prefix: str = "") -> str:
     broken = sorted((f for f in report.findings if f.code == "parse-error"), key=lambda f: (f.file, f.line))
     if broken:
         lines.append("")
-        lines += [f"{plain(show_path(f.file, prefix))}:{f.line}: not read: {plain(f.message)}"
+        lines += [f"{plain(paths_from.show(f.file))}:{f.line}: not read: {plain(f.message)}"
                   for f in broken]
     return "\n".join(lines) + "\n"
 

@@ -13,6 +13,26 @@ _SHA = re.compile(r"[0-9a-fA-F]{7,64}")
 _COMMENT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 
+@dataclass(frozen=True, slots=True)
+class PathsFrom:
+    """Where a text report's paths (relative to the run's root) are shown from: `here`, the folder the
+    command ran in, when it is inside the root ("agents/helpdesk": `agents/helpdesk/tools.json` shows as
+    `tools.json`); else `up`, the root from that folder ("../repo"). Both empty: from the root itself."""
+
+    here: str = ""
+    up: str = ""
+
+    def show(self, path: str) -> str:
+        if not path:
+            return path
+        if self.here:  # both relative to the root: relpath's result does not depend on the process's folder
+            return posixpath.relpath(posixpath.normpath(path), self.here)
+        return posixpath.normpath(posixpath.join(self.up, path)) if self.up else path
+
+
+AT_ROOT = PathsFrom()
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RenderContext:
     """`repo_url` is `owner/name` (joined to `server_url`) or a full `https://` URL of the repository."""
@@ -25,12 +45,11 @@ class RenderContext:
     server_url: str = "https://github.com"
     colour: bool = False
     statistics: bool = False  # text: one line per rule code with its count, instead of every finding
-    # Text: where the report's paths (relative to the run's root) are from where the command ran, so a
-    # `path:line` opens from there (see `show_path`). The machine formats keep root paths.
-    path_prefix: str = ""
+    # Text: a `path:line` opens from where the command ran. The machine formats keep root paths.
+    paths_from: PathsFrom = AT_ROOT
 
     def shown_path(self, path: str) -> str:
-        return show_path(path, self.path_prefix)
+        return self.paths_from.show(path)
 
     def repo_base(self) -> str | None:
         repo = (self.repo_url or "").strip().rstrip("/")
@@ -51,15 +70,3 @@ class RenderContext:
     def safe_comment_id(self) -> str:
         # The id goes into our hidden marker: nothing that could close the HTML comment.
         return self.comment_id if _COMMENT_ID.fullmatch(self.comment_id) else "default"
-
-
-def show_path(path: str, prefix: str) -> str:
-    """A report path (relative to the run's root) from the folder the command ran in. `prefix` is the root
-    from there; from a folder inside the root, the way up, a NUL (which no path holds) and the folder, so
-    that `agents/helpdesk/tools.json` shows as `tools.json` there, not as `../../agents/helpdesk/...`."""
-    if not prefix or not path:
-        return path
-    up, _, here = prefix.partition("\0")
-    if here:  # both relative to the root: relpath's result does not depend on the process's folder
-        return posixpath.relpath(posixpath.normpath(path), here)
-    return posixpath.normpath(posixpath.join(up, path))
