@@ -236,11 +236,14 @@ BOOL_TAG = "tag:yaml.org,2002:bool"
 _TRUE_WORDS = frozenset(["true", "yes", "on"])  # PyYAML's YAML 1.1 booleans, lower-cased
 
 
+def yaml_bool(word: str) -> str:
+    """What a YAML 1.1 boolean word (yes, Off, ...) reads as, in JSON: "true" or "false"."""
+    return "true" if word.lower() in _TRUE_WORDS else "false"
+
+
 def key_token(key: yaml.ScalarNode) -> str:
     """The JSON key a YAML key becomes: a plain `on:` is the boolean true in YAML 1.1, so "true"."""
-    if key.tag == BOOL_TAG:
-        return "true" if key.value.lower() in _TRUE_WORDS else "false"
-    return str(key.value)
+    return yaml_bool(key.value) if key.tag == BOOL_TAG else str(key.value)
 
 
 def yaml_node(root: yaml.Node, path: Sequence[str]) -> tuple[yaml.Node | None, yaml.Node | None]:

@@ -48,6 +48,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tooldiff.model import Problem, Severity, Tool
+from tooldiff.positions import yaml_bool
 from tooldiff.rules.base import Context, targets_where
 
 CODE = "yaml-truthy"
@@ -75,7 +76,7 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
         return
     targets = targets_where(ctx, CODE, lambda _: True)  # every target: the loader decides, not the provider
     for pointer, word, is_key in tool.yaml_words:
-        meaning = "true" if word.lower() in ("yes", "on") else "false"
+        meaning = yaml_bool(word)
         below = pointer[len("/input_schema"):] or "/"
         if is_key:
             message = (f"The property key {word} at {below} is read as the boolean {meaning} by YAML 1.1 "
