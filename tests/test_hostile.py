@@ -167,13 +167,17 @@ def test_utf16_with_bom(tmp_path: Path) -> None:
 
 
 def test_duplicate_keys(tmp_path: Path) -> None:
-    """JSON: the last value wins, as in every provider's JSON parser. YAML forbids them: a parse error."""
+    """The last value wins, as in every provider's JSON parser and in PyYAML; the tool is analysed as the
+    model gets it, and the repeated key is a finding on the line of the value kept."""
     report = check_json(workspace(tmp_path, "duplicate-keys.json", "duplicate-keys.yaml"), case="duplicates")
-    assert one_parse_error(report, "duplicate-keys.yaml", 6)["line"] == 5
-    (tool,) = [t for t in report["tools"] if t["file"] == "duplicate-keys.json"]
-    assert tool["name"] == "send_email" and tool["line"] == 3
+    assert not [f for f in report["findings"] if f["code"] == "parse-error"]
+    for name, line in (("duplicate-keys.json", 3), ("duplicate-keys.yaml", 2)):
+        (tool,) = [t for t in report["tools"] if t["file"] == name]
+        assert tool["name"] == "send_email" and tool["line"] == line
+        (found,) = [f for f in report["findings"] if f["code"] == "duplicate-key" and f["file"] == name]
+        assert found["pointer"] == "/description" and found["tools"] == ["send_email"]
     explained = cli(workspace(tmp_path, "duplicate-keys.json"), "describe", "duplicate-keys.json")
-    assert "send_email" in explained.stdout
+    assert "send_email" in explained.stdout and "duplicate-key" in explained.stdout
     assert_good_analysed(report)
 
 

@@ -57,6 +57,9 @@ class Tool:
     # YAML source only: plain yes/no/on/off in the input schema, which YAML 1.1 and 1.2 loaders read
     # differently: (pointer from /input_schema, the word, whether it is a key). See rules/yaml_truthy.py.
     yaml_words: tuple[tuple[str, str, bool], ...] = ()
+    # Keys written twice in one object of the record, whose first value every parser drops: (pointer of the
+    # key from the tool, the key, times written). See rules/duplicate_key.py.
+    repeated_keys: tuple[tuple[str, str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

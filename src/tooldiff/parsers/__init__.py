@@ -12,8 +12,9 @@ from tooldiff.parsers import gemini
 from tooldiff.parsers.detect import find, is_wrapper
 from tooldiff.parsers.load import Document, JsonlErrors, LoadError, decode, load_documents
 from tooldiff.parsers.record import Fields
+from tooldiff.parsers.repeats import Repeat
 from tooldiff.parsers.yamlwords import boolean_words
-from tooldiff.positions import LineIndex, Path, split_pointer, to_pointer, yaml_node
+from tooldiff.positions import LineIndex, Path, escape, split_pointer, to_pointer, yaml_node
 
 DEFAULT_MAX_BYTES = 20_000_000
 
@@ -63,6 +64,8 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
             if tool is not None:
                 if doc.node is not None and tool.schema_key:
                     tool = _with_yaml_words(tool, doc.node, hit.path)
+                if doc.repeated:
+                    tool = _with_repeats(tool, doc.repeated, hit.path, hit.fields)
                 tools.append(tool)
             else:
                 errors.append(ParseError(file=path, line=first, message=message))
@@ -75,6 +78,27 @@ def _with_yaml_words(tool: Tool, root: yaml.Node, record: Path) -> Tool:
     if not words:
         return tool
     return dataclasses.replace(tool, yaml_words=tuple((f"/input_schema{p}", w, k) for p, w, k in words))
+
+
+def _with_repeats(tool: Tool, repeated: tuple[Repeat, ...], record: Path, fields: Fields) -> Tool:
+    """The keys written twice inside this tool's record, as (pointer from the tool, key, times written):
+    in the schema `/input_schema/...`; in the record `/name`, `/description`, `/input_schema` (the schema
+    keyword itself), else the key's path from the record."""
+    body = (*record, *fields.body_path)
+    schema = (*body, fields.schema_key) if fields.schema_key else None
+    found: list[tuple[str, str, int]] = []
+    for obj, key, times in repeated:
+        if obj[: len(record)] != record:
+            continue
+        if schema is not None and obj[: len(schema)] == schema:
+            at = "/input_schema" + to_pointer(obj[len(schema):])
+        elif obj == body and key == fields.schema_key:
+            found.append(("/input_schema", key, times))
+            continue
+        else:
+            at = "" if obj == body else to_pointer(obj[len(record):])
+        found.append((f"{at}/{escape(key)}", key, times))
+    return dataclasses.replace(tool, repeated_keys=tuple(found)) if found else tool
 
 
 def _build(

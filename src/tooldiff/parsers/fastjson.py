@@ -6,8 +6,12 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from tooldiff.parsers import repeats
 from tooldiff.positions import WS as _WS
 from tooldiff.positions import Path, scan_string
+
+# Objects as their (key, value) pairs, repeats kept: what a key written twice needs to be counted.
+_AS_PAIRS = json.JSONDecoder(object_pairs_hook=lambda pairs: pairs)
 
 
 class FastJson:
@@ -66,6 +70,7 @@ class FastJson:
         if depth >= self.max_depth or (ch != "[" and ch != "{"):
             return self.scan(s, i)  # type: ignore[no-any-return]
         ws = _WS.match
+        start = i
         i = ws(s, i + 1).end()  # type: ignore[union-attr]
         if ch == "[":
             out: list[Any] = []
@@ -105,6 +110,7 @@ class FastJson:
         obj: dict[str, Any] = {}
         if s[i] == "}":
             return obj, i + 1
+        written = 0
         while True:
             if s[i] != '"':
                 raise ValueError("expected a key")
@@ -114,10 +120,14 @@ class FastJson:
                 raise ValueError("expected :")
             i = ws(s, i + 1).end()  # type: ignore[union-attr]
             obj[k], end = self._value(i, (*path, k), depth + 1)
+            written += 1
             i = ws(s, end).end()  # type: ignore[union-attr]
             if s[i] == ",":
                 i = ws(s, i + 1).end()  # type: ignore[union-attr]
                 continue
             if s[i] != "}":
                 raise ValueError("expected }")
+            if written != len(obj):  # a key written twice: json keeps the last, and so do we
+                keys = [k for k, _ in _AS_PAIRS.scan_once(s, start)[0]]  # type: ignore[attr-defined]
+                repeats.note(obj, keys)
             return obj, i + 1

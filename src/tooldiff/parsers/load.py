@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from tooldiff.parsers import repeats
 from tooldiff.parsers.detect import Found
 from tooldiff.parsers.fastjson import FastJson
 from tooldiff.parsers.refused import SURROGATE_ESCAPE, lone_surrogate_line, long_int_line, refused_json_line
@@ -46,6 +47,7 @@ class Document:
     line_no: int = 0  # JSONL: every position in the document is on this line
     node: yaml.Node | None = None
     fast: FastJson | None = None
+    repeated: tuple[repeats.Repeat, ...] = ()  # keys written twice in one object (see `parsers.repeats`)
 
     def item_lines(self, found: Sequence[Found], index: LineIndex) -> list[tuple[int, int]]:
         """(first line, last line) of each found record, in order."""
@@ -119,16 +121,18 @@ def _json_error(exc: json.JSONDecodeError, line_offset: int = 0) -> LoadError:
                      f"column {exc.colno})")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=repeats.object_pairs)
 LONE_SURROGATE = "an escape spells a lone surrogate"
 
 
 def load_json(text: str, descend: Callable[[Any], bool] | None = None) -> list[Document]:
     """`descend(item)` says whether a list item object is a wrapper worth walking for positions."""
+    repeats.clear()
     if descend is not None:
         fast = FastJson(text, descend, FAST_DEPTH, _DECODER)
         try:
-            return [Document(fast.parse(), (), "json", text, fast=fast)]
+            value = fast.parse()
+            return [Document(value, (), "json", text, fast=fast, repeated=repeats.take(value))]
         except (ValueError, IndexError, StopIteration, RecursionError):
             pass  # json.loads below gives the message and line
     try:
@@ -141,7 +145,7 @@ def load_json(text: str, descend: Callable[[Any], bool] | None = None) -> list[D
         raise LoadError(refused_json_line(text), f"invalid JSON: {exc}") from None
     except RecursionError:
         raise LoadError(1, "invalid JSON: nesting too deep to parse") from None
-    return [Document(value, (), "json", text)]
+    return [Document(value, (), "json", text, repeated=repeats.take(value))]
 
 
 def _as_jsonl(text: str) -> list[Document] | None:
@@ -164,6 +168,7 @@ def load_jsonl(text: str) -> list[Document]:
     for n, line in enumerate(text.split("\n")):
         if not line.strip():
             continue
+        repeats.clear()
         try:
             value = _DECODER.decode(line)
         except json.JSONDecodeError as exc:
@@ -178,7 +183,7 @@ def load_jsonl(text: str) -> list[Document]:
         if escapes and SURROGATE_ESCAPE.search(line) is not None and not _is_unicode(value):
             bad.append(LoadError(n + 1, f"not valid Unicode on line {n + 1}: {LONE_SURROGATE}"))
             continue
-        docs.append(Document(value, (str(n),), "jsonl", line_no=n + 1))
+        docs.append(Document(value, (str(n),), "jsonl", line_no=n + 1, repeated=repeats.take(value)))
     if bad:
         raise JsonlErrors(docs, bad)
     return docs
@@ -205,14 +210,19 @@ _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_str)
 _Loader.add_constructor("tag:yaml.org,2002:binary", _timestamp_as_str)
 
 
-def _check_yaml(root: yaml.Node) -> None:
-    """Reject alias bombs, cycles, excessive depth and duplicate keys before constructing anything.
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+def _check_yaml(root: yaml.Node) -> dict[int, tuple[yaml.MappingNode, tuple[tuple[str, int], ...]]]:
+    """Reject alias bombs, cycles and excessive depth before constructing anything; return the mappings
+    that write a key twice (by id: the node and its repeated keys with their counts).
 
     Sizes are memoised per node, so measuring even a billion-laughs expansion costs only its real nodes.
     """
     sizes: dict[int, int] = {}
     active: set[int] = set()
     worst: list[yaml.Node] = []
+    repeated: dict[int, tuple[yaml.MappingNode, tuple[tuple[str, int], ...]]] = {}
 
     def size(node: yaml.Node, depth: int) -> int:
         key = id(node)
@@ -228,13 +238,13 @@ def _check_yaml(root: yaml.Node) -> None:
             for child in node.value:
                 total += size(child, depth + 1)
         elif isinstance(node, yaml.MappingNode):
-            seen: set[str] = set()
+            seen: dict[tuple[str, str], int] = {}
             for k, v in node.value:
-                if isinstance(k, yaml.ScalarNode):
-                    if k.value in seen:
-                        raise LoadError(k.start_mark.line + 1, f"duplicate key {k.value!r} in YAML mapping")
-                    seen.add(k.value)
+                if isinstance(k, yaml.ScalarNode) and k.tag != _MERGE:  # several `<<` all merge
+                    seen[(k.tag, k.value)] = seen.get((k.tag, k.value), 0) + 1
                 total += size(k, depth + 1) + size(v, depth + 1)
+            if len(seen) < sum(seen.values()):
+                repeated[key] = (node, tuple((text, n) for (_, text), n in seen.items() if n > 1))
         active.discard(key)
         if total > YAML_MAX_EXPANDED and not worst:
             worst.append(node)
@@ -245,18 +255,42 @@ def _check_yaml(root: yaml.Node) -> None:
     if worst and expanded > YAML_ALIAS_RATIO * len(sizes):
         raise LoadError(worst[0].start_mark.line + 1,
                         f"YAML aliases expand out of proportion ({expanded:,} nodes from {len(sizes):,})")
+    return repeated
+
+
+def _yaml_repeats(
+    root: yaml.Node, repeated: dict[int, tuple[yaml.MappingNode, tuple[tuple[str, int], ...]]]
+) -> tuple[repeats.Repeat, ...]:
+    """Where the mappings of `repeated` are, as paths of the constructed value (first path, if aliased)."""
+    if not repeated:
+        return ()
+    out: list[repeats.Repeat] = []
+    stack: list[tuple[yaml.Node, Path]] = [(root, ())]
+    seen: set[int] = set()
+    while stack and len(seen) < len(repeated):
+        node, path = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            hit = repeated.get(id(node))
+            if hit is not None and id(node) not in seen:
+                seen.add(id(node))
+                out.extend((path, k, n) for k, n in hit[1])
+            stack.extend((v, (*path, str(k.value))) for k, v in node.value
+                         if isinstance(k, yaml.ScalarNode) and k.tag != _MERGE)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((v, (*path, str(i))) for i, v in enumerate(node.value))
+    return tuple(sorted(out))
 
 
 def load_yaml(text: str) -> list[Document]:
     """Every document of the stream; with several (`---`), each is addressed `/<index>`, like JSONL."""
     loader = _Loader(text)
-    found: list[tuple[Any, yaml.Node]] = []
+    found: list[tuple[Any, yaml.Node, tuple[repeats.Repeat, ...]]] = []
     node: yaml.Node | None = None
     try:
         while loader.check_node():
             node = loader.get_node()
-            _check_yaml(node)
-            found.append((loader.construct_document(node), node))
+            repeated = _check_yaml(node)
+            found.append((loader.construct_document(node), node, _yaml_repeats(node, repeated)))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
@@ -272,11 +306,11 @@ def load_yaml(text: str) -> list[Document]:
     finally:
         loader.dispose()
     docs = []
-    for i, (value, node) in enumerate(found):
+    for i, (value, node, repeated_keys) in enumerate(found):
         if isinstance(value, (dict, list)):
             value = _stringify_keys(value)
         prefix = () if len(found) == 1 else (str(i),)
-        docs.append(Document(value, prefix, "yaml", text, node=node))
+        docs.append(Document(value, prefix, "yaml", text, node=node, repeated=repeated_keys))
     return docs
 
 

@@ -25,6 +25,7 @@ LINT_MODULES: tuple[str, ...] = (
     "schema_limit",
     "missing_description",
     "yaml_truthy",
+    "duplicate_key",
     "duplicate_name",
     "too_many_tools",
     "token_budget",

@@ -1,0 +1,115 @@
+"""duplicate-key: a key written twice in one object of a tool's definition, whose first value every parser
+drops without a word (JSON, JSON Lines and YAML alike); the file is still analysed."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from tooldiff.check import run_check
+from tooldiff.config import Config
+from tooldiff.model import Finding
+from tooldiff.parsers import parse_bytes
+from tooldiff.sources import WorktreeSource
+
+SCHEMA_TWICE = """\
+{"tools": [
+  {"name": "list_orders", "description": "List the orders of one customer.",
+   "input_schema": {"type": "object", "properties": {"customer_id": {"type": "string"}}}},
+  {
+    "name": "refund_order",
+    "description": "Refund one order in full.",
+    "input_schema": {
+      "type": "object",
+      "properties": {
+        "order_id": {"type": "string", "description": "The order."},
+        "amount": {"type": "integer", "description": "Cents to refund.",
+                   "type": "string"}
+      },
+      "required": ["order_id"]
+    }
+  }
+]}
+"""
+
+
+def _findings(files: dict[str, str], code: str = "duplicate-key") -> list[Finding]:
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in files.items():
+            (Path(tmp) / name).write_text(text, encoding="utf-8")
+        report = run_check(WorktreeSource(Path(tmp)), Config.default())
+    return [f for f in report.findings if f.code == code]
+
+
+def test_a_schema_key_written_twice_is_reported_at_the_kept_one_and_the_file_still_analysed() -> None:
+    (found,) = _findings({"tools.json": SCHEMA_TWICE})
+    assert found.severity == "error" and found.tools == ("refund_order",)
+    assert found.pointer == "/input_schema/properties/amount/type"
+    assert found.line == 12  # the last "type", the one every parser keeps
+    assert '"type"' in found.message and "2 times" in found.message
+    assert found.evidence == {"key": "type", "times": 2, "object": "/input_schema/properties/amount"}
+    parsed = parse_bytes("tools.json", SCHEMA_TWICE.encode())
+    assert not parsed.errors and [t.name for t in parsed.tools] == ["list_orders", "refund_order"]
+    amount = parsed.tools[1].input_schema["properties"]["amount"]
+    assert amount["type"] == "string"  # what the model is sent
+
+
+def test_record_keys_twice_in_json_jsonl_and_yaml() -> None:
+    record = ('{"name": "send_email", "description": "Send one email.", "parameters": {"type": "object"}, '
+              '"description": "Send to everyone."}')
+    yaml_text = ("tools:\n  - name: send_email\n    description: Send one email.\n"
+                 "    input_schema: {type: object}\n    description: Send to everyone.\n")
+    for path, text in (("a.json", f"[{record}]"), ("b.jsonl", record + "\n"), ("c.yaml", yaml_text)):
+        (found,) = _findings({path: text})
+        assert found.pointer == "/description" and found.file == path, path
+        assert found.evidence == {"key": "description", "times": 2, "object": ""}, path
+
+
+def test_yaml_duplicates_no_longer_hide_the_file() -> None:
+    text = ("tools:\n  - name: a_tool\n    description: First.\n    input_schema:\n      type: object\n"
+            "      properties:\n        q: {type: string}\n        q: {type: integer}\n")
+    parsed = parse_bytes("t.yaml", text.encode())
+    assert not parsed.errors and [t.name for t in parsed.tools] == ["a_tool"]
+    (found,) = _findings({"t.yaml": text})
+    assert found.pointer == "/input_schema/properties/q" and found.line == 8
+    assert not _findings({"t.yaml": text}, "parse-error")
+
+
+def test_yaml_merge_keys_are_not_duplicates() -> None:
+    text = ("base: &b {type: string}\ntools:\n  - name: a_tool\n    description: First.\n"
+            "    input_schema:\n      type: object\n      properties:\n"
+            "        q: {<<: *b, description: Q.}\n        r:\n          <<: *b\n          <<: {title: R}\n")
+    assert _findings({"t.yaml": text}) == []
+    parsed = parse_bytes("t.yaml", text.encode())
+    assert not parsed.errors
+    assert parsed.tools[0].input_schema["properties"]["r"] == {"type": "string", "title": "R"}
+
+
+def test_outside_any_tool_record_is_not_reported() -> None:
+    text = '{"meta": {"v": 1, "v": 2}, "tools": [{"name": "a_tool", "description": "First tool here."}]}'
+    assert _findings({"t.json": text}) == []
+
+
+def test_deeper_than_the_fast_parse_and_in_wrapped_records() -> None:
+    deep: dict[str, Any] = {"type": "object", "properties": {}}
+    node = deep
+    for k in range(12):
+        child: dict[str, Any] = {"type": "object", "properties": {}}
+        node["properties"][f"p{k}"] = child
+        node = child
+    text = json.dumps({"tools": [{"type": "function", "function": {
+        "name": "deep_tool", "description": "Deep.", "parameters": deep}}]}, indent=1)
+    at = text.rindex('"properties": {}')  # the innermost object, 13 levels down
+    text = text[:at] + '"properties": {}, ' + text[at:]
+    (found,) = _findings({"d.json": text})
+    assert found.pointer == "/input_schema" + "".join(f"/properties/p{k}" for k in range(12)) + "/properties"
+
+
+def test_clean_files_carry_nothing() -> None:
+    clean = SCHEMA_TWICE.replace(',\n                   "type": "string"', "")
+    parsed = parse_bytes("tools.json", clean.encode())
+    assert not parsed.errors and len(parsed.tools) == 2
+    assert all(t.repeated_keys == () for t in parsed.tools)
+    assert _findings({"tools.json": clean}) == []
