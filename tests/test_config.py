@@ -76,6 +76,8 @@ def test_bad_yaml_and_duplicate_keys() -> None:
     assert error("paths: [\n").line == 2
     exc = error("paths: []\npaths: [a]\n")
     assert exc.line == 2 and "duplicate" in exc.message
+    exc = error("budgets:\n  tool_tokens: 9\n  token_budget: 3\n  tool_tokens: 8\n")
+    assert exc.line == 4 and exc.key == "budgets.tool_tokens"
 
 
 def test_empty_file_is_the_defaults() -> None:

@@ -179,6 +179,11 @@ def load_config(path: str, text: str) -> Config:
         return Config(file=path)
     data, node = docs[0].value, docs[0].node
     assert node is not None
+    if docs[0].repeated:  # tool files are analysed as loaded; a config must say one thing
+        where, key, _ = docs[0].repeated[0]
+        _, key_node = yaml_node(node, (*where, key))
+        line = key_node.start_mark.line + 1 if key_node is not None else 1
+        raise ConfigError(path, line, ".".join((*where, key)), f"duplicate key {key!r} in YAML mapping")
     data = _snake_keys(data, node)
     errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(data), key=_error_order)
     if errors:

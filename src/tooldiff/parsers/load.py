@@ -16,7 +16,7 @@ from tooldiff.parsers import repeats
 from tooldiff.parsers.detect import Found
 from tooldiff.parsers.fastjson import FastJson
 from tooldiff.parsers.refused import SURROGATE_ESCAPE, lone_surrogate_line, long_int_line, refused_json_line
-from tooldiff.positions import JsonSpans, LineIndex, Path, text_kind, yaml_lines, yaml_node
+from tooldiff.positions import MERGE_TAG, JsonSpans, LineIndex, Path, text_kind, yaml_lines, yaml_node
 
 FAST_DEPTH = 8
 # Expanded YAML size (nodes, counting every alias expansion) beyond which aliases are a bomb.
@@ -210,9 +210,6 @@ _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_str)
 _Loader.add_constructor("tag:yaml.org,2002:binary", _timestamp_as_str)
 
 
-_MERGE = "tag:yaml.org,2002:merge"
-
-
 def _check_yaml(root: yaml.Node) -> dict[int, tuple[yaml.MappingNode, tuple[tuple[str, int], ...]]]:
     """Reject alias bombs, cycles and excessive depth before constructing anything; return the mappings
     that write a key twice (by id: the node and its repeated keys with their counts).
@@ -240,7 +237,7 @@ def _check_yaml(root: yaml.Node) -> dict[int, tuple[yaml.MappingNode, tuple[tupl
         elif isinstance(node, yaml.MappingNode):
             seen: dict[tuple[str, str], int] = {}
             for k, v in node.value:
-                if isinstance(k, yaml.ScalarNode) and k.tag != _MERGE:  # several `<<` all merge
+                if isinstance(k, yaml.ScalarNode) and k.tag != MERGE_TAG:  # several `<<` all merge
                     seen[(k.tag, k.value)] = seen.get((k.tag, k.value), 0) + 1
                 total += size(k, depth + 1) + size(v, depth + 1)
             if len(seen) < sum(seen.values()):
@@ -275,7 +272,7 @@ def _yaml_repeats(
                 seen.add(id(node))
                 out.extend((path, k, n) for k, n in hit[1])
             stack.extend((v, (*path, str(k.value))) for k, v in node.value
-                         if isinstance(k, yaml.ScalarNode) and k.tag != _MERGE)
+                         if isinstance(k, yaml.ScalarNode) and k.tag != MERGE_TAG)
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((v, (*path, str(i))) for i, v in enumerate(node.value))
     return tuple(sorted(out))
