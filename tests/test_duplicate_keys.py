@@ -113,3 +113,13 @@ def test_clean_files_carry_nothing() -> None:
     assert not parsed.errors and len(parsed.tools) == 2
     assert all(t.repeated_keys == () for t in parsed.tools)
     assert _findings({"tools.json": clean}) == []
+
+
+def test_a_key_holding_tools_written_twice_is_told_once_at_the_first_tool_kept() -> None:
+    text = ('{"tools": [{"name": "lost_tool", "description": "Never read by anyone.", "parameters": {}}],\n'
+            ' "tools": [{"name": "kept_one", "description": "The first kept tool.", "parameters": {}},\n'
+            '           {"name": "kept_two", "description": "The second kept tool.", "parameters": {}}]}\n')
+    (found,) = _findings({"t.json": text})
+    assert found.tools == ("kept_one",) and found.pointer == "" and found.line == 2
+    assert found.evidence == {"key": "tools", "times": 2, "object": "/"}
+    assert "dropped" in found.message

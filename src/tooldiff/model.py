@@ -58,8 +58,9 @@ class Tool:
     # differently: (pointer from /input_schema, the word, whether it is a key). See rules/yaml_truthy.py.
     yaml_words: tuple[tuple[str, str, bool], ...] = ()
     # Keys written twice in one object of the record, whose first value every parser drops: (pointer of the
-    # key from the tool, the key, times written). See rules/duplicate_key.py.
-    repeated_keys: tuple[tuple[str, str, int], ...] = ()
+    # key from the tool, the key, times written, ""), or above it ("", key, times, file pointer of the
+    # object). See rules/duplicate_key.py.
+    repeated_keys: tuple[tuple[str, str, int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -12,7 +12,6 @@ from tooldiff.parsers import gemini
 from tooldiff.parsers.detect import find, is_wrapper
 from tooldiff.parsers.load import Document, JsonlErrors, LoadError, decode, load_documents
 from tooldiff.parsers.record import Fields
-from tooldiff.parsers.repeats import Repeat
 from tooldiff.parsers.yamlwords import boolean_words
 from tooldiff.positions import LineIndex, Path, escape, split_pointer, to_pointer, yaml_node
 
@@ -54,6 +53,7 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
         if not found:
             continue
         pointers: dict[int, str] = {}  # by id of the parent tuple, shared by the records of one list
+        claimed: set[tuple[Path, str]] = set()  # a repeated key above records: told at its first tool only
         lines, offsets = doc.item_lines(found, index), doc.item_offsets(found)
         for hit, (first, last), (offset, end) in zip(found, lines, offsets, strict=True):
             base = pointers.get(id(hit.parent))
@@ -65,7 +65,7 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
                 if doc.node is not None and tool.schema_key:
                     tool = _with_yaml_words(tool, doc.node, hit.path)
                 if doc.repeated:
-                    tool = _with_repeats(tool, doc.repeated, hit.path, hit.fields)
+                    tool = _with_repeats(tool, doc, hit.path, hit.fields, claimed)
                 tools.append(tool)
             else:
                 errors.append(ParseError(file=path, line=first, message=message))
@@ -80,24 +80,32 @@ def _with_yaml_words(tool: Tool, root: yaml.Node, record: Path) -> Tool:
     return dataclasses.replace(tool, yaml_words=tuple((f"/input_schema{p}", w, k) for p, w, k in words))
 
 
-def _with_repeats(tool: Tool, repeated: tuple[Repeat, ...], record: Path, fields: Fields) -> Tool:
-    """The keys written twice inside this tool's record, as (pointer from the tool, key, times written):
-    in the schema `/input_schema/...`; in the record `/name`, `/description`, `/input_schema` (the schema
-    keyword itself), else the key's path from the record."""
+def _with_repeats(
+    tool: Tool, doc: Document, record: Path, fields: Fields, claimed: set[tuple[Path, str]]
+) -> Tool:
+    """The keys written twice inside this tool's record, as (pointer from the tool, key, times written,
+    ""): in the schema `/input_schema/...`; in the record `/name`, `/description`, `/input_schema` (the
+    schema keyword itself), else the key's path from the record. A key above the record whose value holds
+    it (`"tools"` twice: the first list is dropped) comes with the first tool under it, as ("", key, times,
+    the file pointer of the object that repeats it)."""
     body = (*record, *fields.body_path)
     schema = (*body, fields.schema_key) if fields.schema_key else None
-    found: list[tuple[str, str, int]] = []
-    for obj, key, times in repeated:
+    found: list[tuple[str, str, int, str]] = []
+    for obj, key, times in doc.repeated:
         if obj[: len(record)] != record:
+            holds = len(obj) < len(record) and record[: len(obj)] == obj and record[len(obj)] == key
+            if holds and (obj, key) not in claimed:
+                claimed.add((obj, key))
+                found.append(("", key, times, to_pointer((*doc.prefix, *obj)) or "/"))
             continue
         if schema is not None and obj[: len(schema)] == schema:
             at = "/input_schema" + to_pointer(obj[len(schema):])
         elif obj == body and key == fields.schema_key:
-            found.append(("/input_schema", key, times))
+            found.append(("/input_schema", key, times, ""))
             continue
         else:
             at = "" if obj == body else to_pointer(obj[len(record):])
-        found.append((f"{at}/{escape(key)}", key, times))
+        found.append((f"{at}/{escape(key)}", key, times, ""))
     return dataclasses.replace(tool, repeated_keys=tuple(found)) if found else tool
 
 

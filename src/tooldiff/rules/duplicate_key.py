@@ -3,7 +3,8 @@
 ## What it finds
 An object in a tool's record (its name, description, input schema, or anything else in it) that writes
 the same key twice, in a JSON, JSON Lines or YAML file. The finding sits on the key, at the value that is
-kept: the last one.
+kept: the last one. A key above the records written twice (`"tools"` twice in one file: the tools of the
+first are never read) is reported once, on the first tool the file still holds under it.
 
 ## Why it matters
 Parsers do not agree on what a repeated key means, and most say nothing. Python's `json`, JavaScript's
@@ -76,13 +77,20 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     if not tool.repeated_keys:
         return
     targets = targets_where(ctx, CODE, lambda _: True)  # every target: the parser decides, not the provider
-    for pointer, key, times in tool.repeated_keys:
-        obj = pointer.rsplit("/", 1)[0] if pointer != "/input_schema" else ""
-        where = f"the object at {obj}" if obj else "the tool's record"
+    for pointer, key, times, holder in tool.repeated_keys:
+        if holder:
+            message = (f'The key "{key}" that holds this tool is written {times} times in the object at '
+                       f"{holder} of the file. Parsers keep the last value, so everything the others hold, "
+                       "tools included, is dropped without a word.")
+            obj = holder
+        else:
+            obj = pointer.rsplit("/", 1)[0] if pointer != "/input_schema" else ""
+            where = f"the object at {obj}" if obj else "the tool's record"
+            message = (f'The key "{key}" is written {times} times in {where}. Parsers keep the last value '
+                       "and drop the others without a word, so the model gets a different tool from the one "
+                       "a reviewer reads first.")
         yield Problem(
-            message=(f'The key "{key}" is written {times} times in {where}. Parsers keep the last value and '
-                     "drop the others without a word, so the model gets a different tool from the one a "
-                     "reviewer reads first."),
+            message=message,
             fix=f'Keep one "{key}": the value you mean the model to get.',
             pointer=pointer,
             targets=targets,
