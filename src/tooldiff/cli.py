@@ -90,8 +90,23 @@ def _token_methods(args: argparse.Namespace) -> tuple[str, ...] | None:
     return ("estimate",)
 
 
+def _selection(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--select", action="append", metavar="CODES",
+                   help="run only these rules (comma-separated or repeated; parse errors are always "
+                        "reported), over what the config enables")
+    p.add_argument("--ignore", action="append", metavar="CODES",
+                   help="turn these rules off for this run (comma-separated or repeated); wins over --select")
+
+
+def _selected(args: argparse.Namespace, config: Config) -> Config:
+    from tooldiff.config import Selection
+
+    return Selection.parse(args.select, args.ignore).apply(config)
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any)")
+    _selection(p)
     p.add_argument("--format", choices=FORMATS, default="text",
                    help="text for a terminal, json (report.schema.json), markdown (the PR comment), sarif "
                         "(code scanning), github (the job summary, Markdown for $GITHUB_STEP_SUMMARY), "
@@ -145,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("describe", help="one row per tool: tokens, schemaHash, findings")
     p.add_argument("paths", nargs="+", help="files or folders")
     p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any)")
+    _selection(p)
 
     p = sub.add_parser("diff", help="compare tool definitions between two refs or two paths")
     p.add_argument("--base", help="base ref; the merge base with HEAD is compared, as GitHub does")
@@ -216,10 +232,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         from tooldiff.progress import Progress, interactive
 
         run = invocation(args.paths, args.config)
+        config = _selected(args, run.config)
         with Progress(sys.stderr, interactive(sys.stderr)) as progress:
-            report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args),
+            report = run_check(run.source, config, run.paths, token_methods=_token_methods(args),
                                progress=progress.update, named=run.named and not args.skip_non_tool_files)
-        report = _check_notes(report, run.config, whole_tree=not run.paths)
+        report = _check_notes(report, config, whole_tree=not run.paths)
         _emit(report, args.format, args.output, args.statistics, run.source.root)
         return 1 if failing(report, fail_level(args, report)) else 0
     if cmd == "diff":
@@ -229,9 +246,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from tooldiff.describe import render_describe
 
         run = invocation(args.paths, args.config)
+        config = _selected(args, run.config)
         # Its table shows tokens per method (the README's promise), so every available method is counted.
-        report = run_check(run.source, run.config, run.paths, token_methods=None, named=run.named)
-        report = _check_notes(report, run.config, whole_tree=not run.paths)
+        report = run_check(run.source, config, run.paths, token_methods=None, named=run.named)
+        report = _check_notes(report, config, whole_tree=not run.paths)
         sys.stdout.write(render_describe(report, _paths_from(run.source.root)))
         return 0
     if cmd == "baseline":
@@ -286,7 +304,8 @@ def _diff(args: argparse.Namespace) -> int:
         # Outside git the named config is a file here, as for `check --config`; else each side's own.
         config = find_config(WorktreeSource(Path.cwd()), args.config) if args.config else None
         report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]), config,
-                                        token_methods=_token_methods(args))
+                                        token_methods=_token_methods(args),
+                                        adjust=lambda c: _selected(args, c))
         head = Path(args.paths[1])
         root: Path | None = head if head.is_dir() else head.parent
     elif args.worktree and args.base == "HEAD" and not _has_commits(Path.cwd()):
@@ -294,8 +313,8 @@ def _diff(args: argparse.Namespace) -> int:
         from tooldiff.check import invocation, run_check
 
         run = invocation(args.paths, args.config)
-        report = run_check(run.source, run.config, run.paths, token_methods=_token_methods(args),
-                           named=run.named)
+        report = run_check(run.source, _selected(args, run.config), run.paths,
+                           token_methods=_token_methods(args), named=run.named)
         root = run.source.root
     else:
         # In a pull_request_target workflow the job holds the base's secrets and write token: as the Action
@@ -303,7 +322,8 @@ def _diff(args: argparse.Namespace) -> int:
         untrusted = os.environ.get("GITHUB_EVENT_NAME") == "pull_request_target"
         report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
                                   token_methods=_token_methods(args), config_path=args.config,
-                                  config_from="base" if untrusted else "head")
+                                  config_from="base" if untrusted else "head",
+                                  adjust=lambda c: _selected(args, c))
         if untrusted:
             import dataclasses
 

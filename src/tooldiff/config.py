@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -231,6 +231,49 @@ def _line(node: yaml.Node, path: list[str]) -> int:
         found, key = yaml_node(node, path)
     target = key or found
     return target.start_mark.line + 1 if target is not None else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """`--select` and `--ignore`: the rules of one run, on top of the config. With `select`, only those
+    rules run (and `parse-error`: a file that does not parse never passes unseen); `ignore` turns rules
+    off, and wins. Codes as `explain` takes them: any case, `_` for `-`."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, select: Iterable[str] | None, ignore: Iterable[str] | None) -> Selection:
+        """From the flags' values (each may hold several codes, comma-separated); ConfigError names an
+        unknown code and the flag it came from."""
+        def codes(flag: str, values: Iterable[str] | None) -> tuple[str, ...]:
+            out: list[str] = []
+            for value in values or ():
+                for raw in value.split(","):
+                    code = raw.strip().lower().replace("_", "-")
+                    if not code:
+                        continue
+                    if code not in RULE_CODES:
+                        raise ConfigError(flag, 0, "", unknown("rule " + repr(raw.strip()), code, RULE_CODES))
+                    out.append(code)
+            return tuple(out)
+
+        return cls(codes("--select", select), codes("--ignore", ignore))
+
+    def apply(self, config: Config) -> Config:
+        if not self.select and not self.ignore:
+            return config
+
+        def enabled(code: str) -> bool:
+            if code in self.ignore:
+                return False
+            if self.select and code != "parse-error":
+                return code in self.select  # named on the command line: on, whatever the config says
+            return config.rule_enabled(code) or code in self.select
+
+        rules = {code: replace(config.rules.get(code, RuleConfig()), enabled=enabled(code))
+                 for code in sorted(RULE_CODES)}
+        return replace(config, rules=rules)
 
 
 def unknown(what: str, name: str, known: Iterable[str]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +66,14 @@ def _discover(source: FileSource, config: Config, paths: Sequence[str],
     return side
 
 
+# What the command line changes in each side's config as it loads (`--select`, `--ignore`).
+Adjust = Callable[[Config], Config]
+
+
+def _same(config: Config) -> Config:
+    return config
+
+
 @dataclass(slots=True)
 class Configs:
     """The config both refs are analysed with, and the other ref's, only to compare."""
@@ -82,12 +90,14 @@ class Configs:
 
 
 def load_configs(base: FileSource, head: FileSource, config_from: str, config_path: str | None = None,
-                 targets: Sequence[str] = ()) -> Configs:
-    """`config_path` names the config file in the trees (default `.tooldiff.yml`); `targets` override its."""
+                 targets: Sequence[str] = (), adjust: Adjust | None = None) -> Configs:
+    """`config_path` names the config file in the trees (default `.tooldiff.yml`); `targets` override its;
+    `adjust` changes each side's as it loads (the command line's `--select` and `--ignore`)."""
     used_src, other_src = (head, base) if config_from == "head" else (base, head)
-    used = _with_targets(find_config(used_src, config_path), targets)
+    fix = adjust or _same
+    used = fix(_with_targets(find_config(used_src, config_path), targets))
     try:
-        other = _with_targets(find_config(other_src, config_path), targets)
+        other = fix(_with_targets(find_config(other_src, config_path), targets))
         return Configs(used, other, None, config_from, config_path)
     except ConfigError as exc:  # the other side's config is compared, never used: not fatal
         return Configs(used, None, str(exc), config_from, config_path)
@@ -212,6 +222,7 @@ def run_diff(
     config_path: str | None = None,
     targets: Sequence[str] = (),
     commands_refused: str | None = None,
+    adjust: Adjust | None = None,
 ) -> Report:
     """Diff the merge base of `base` and `head` against `head` (or the work tree with `worktree`).
 
@@ -230,7 +241,7 @@ def run_diff(
     rel = [posixpath.normpath(posixpath.join(prefix, p)) for p in paths]
     if config_path:
         config_path = posixpath.normpath(posixpath.join(prefix, config_path))
-    cfg = load_configs(base_src, head_src, config_from, config_path, targets)
+    cfg = load_configs(base_src, head_src, config_from, config_path, targets, adjust)
     config = cfg.used
     run = (config_from == "head") if run_commands is None else run_commands
     notes: list[str] = []
@@ -275,7 +286,7 @@ def run_diff(
 
 
 def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = None,
-                   token_methods: Sequence[str] | None = None) -> Report:
+                   token_methods: Sequence[str] | None = None, adjust: Adjust | None = None) -> Report:
     """Two files or two folders outside git. Two files of different names are one toolset renamed; a file
     and a folder compare the file with the folder's one toolset."""
     base_path, head_path = Path(base_path), Path(head_path)
@@ -284,8 +295,9 @@ def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = Non
             raise PathsError(f"{path}: no such file or folder")
     b_src: FileSource = _OneFile(base_path) if base_path.is_file() else WorktreeSource(base_path)
     h_src: FileSource = _OneFile(head_path) if head_path.is_file() else WorktreeSource(head_path)
-    cfg = load_configs(b_src, h_src, "head")
+    cfg = load_configs(b_src, h_src, "head", adjust=adjust)
     if config is not None:
+        config = adjust(config) if adjust else config
         cfg = Configs(config, config, None, "head")
     base_side = _discover(b_src, cfg.used, (), None)
     head_side = _discover(h_src, cfg.used, (), None)

@@ -1,0 +1,71 @@
+"""`--select` and `--ignore`: the rules of one run, on top of the config, as ruff's flags work."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gitbuild import commit, git, init
+from tooldiff.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "helpdesk" / "head" / "tools.json"
+
+
+def codes(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, set[str]]:
+    code = main(["check", str(EXAMPLE), "--format", "json", *argv])
+    doc = json.loads(capsys.readouterr().out)
+    return code, {f["code"] for f in doc["findings"]}
+
+
+def test_select_runs_only_those_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    _, every = codes(capsys)
+    assert {"intent-overlap", "missing-description"} <= every
+    assert codes(capsys, "--select", "intent-overlap")[1] == {"intent-overlap"}
+    # Comma-separated or repeated, in any case and with underscores, as `explain` takes a code.
+    assert codes(capsys, "--select", "INTENT_OVERLAP,missing-description")[1] == {
+        "intent-overlap", "missing-description"}
+    assert codes(capsys, "--select", "intent-overlap", "--select", "missing-description")[1] == {
+        "intent-overlap", "missing-description"}
+
+
+def test_ignore_turns_rules_off_and_wins_over_select(capsys: pytest.CaptureFixture[str]) -> None:
+    _, every = codes(capsys)
+    assert codes(capsys, "--ignore", "missing-description")[1] == every - {"missing-description"}
+    assert codes(capsys, "--select", "intent-overlap,missing-description",
+                 "--ignore", "missing-description")[1] == {"intent-overlap"}
+
+
+def test_select_keeps_parse_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file that does not parse must not pass silently because a run looks at one rule."""
+    (tmp_path / "broken.json").write_text('{"tools": [', encoding="utf-8")
+    main(["check", str(tmp_path / "broken.json"), "--format", "json", "--select", "intent-overlap"])
+    assert {f["code"] for f in json.loads(capsys.readouterr().out)["findings"]} == {"parse-error"}
+
+
+def test_unknown_code_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(EXAMPLE), "--select", "intent-overlapp"]) == 2
+    err = capsys.readouterr().err
+    assert "--select" in err and "did you mean 'intent-overlap'" in err
+    assert main(["check", str(EXAMPLE), "--ignore", "nope"]) == 2
+
+
+def test_select_reaches_describe_and_diff(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    main(["describe", str(EXAMPLE), "--select", "intent-overlap"])
+    out = capsys.readouterr().out
+    assert "intent-overlap" in out and "missing-description" not in out
+    base = json.loads((ROOT / "examples" / "helpdesk" / "base" / "tools.json").read_text(encoding="utf-8"))
+    head = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    init(tmp_path)
+    commit(tmp_path, {"tools.json": base}, "base")
+    git(tmp_path, "checkout", "-q", "-b", "pr")
+    commit(tmp_path, {"tools.json": head}, "pr")
+    monkeypatch.chdir(tmp_path)
+    main(["diff", "--base", "main", "--format", "json", "--select", "intent-overlap"])
+    assert {f["code"] for f in json.loads(capsys.readouterr().out)["findings"]} == {"intent-overlap"}
+    main(["diff", "--base", "main", "--format", "json"])
+    assert "missing-description" in {f["code"] for f in json.loads(capsys.readouterr().out)["findings"]}
