@@ -34,6 +34,7 @@ from tooldiff.terms import (
     reversed_direction,
     split_identifier,
     text_terms,
+    words,
 )
 
 _T = TypeVar("_T")
@@ -135,7 +136,9 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
             return False
         if not term.isalpha():  # base64, brc20: prose splits "Base64" into "base", so never "unused" either
             return False
-        return term not in terms.desc or (terms.written_as_name(term) and term not in terms.lower)
+        if term in terms.desc:
+            return terms.written_as_name(term) and term not in terms.lower
+        return not _derived_in(term, terms)
 
     first, last = name_seq[0], name_seq[-1]
     if vendor(first) and not vendor(last):
@@ -143,6 +146,27 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
     if vendor(last) and not vendor(first):
         return frozenset({last})
     return frozenset()
+
+
+DERIVED_STEM_MIN = 4  # letters: a shorter stem (`exa` of web_search_exa) starts too many words ("example")
+
+
+def derived_stem(term: str) -> str | None:
+    """The stem whose longer forms are the same word (`compare` -> compar: "comparison"), or None when it is
+    too short to say so."""
+    stem = term[:-1] if term.endswith("e") else term
+    return stem if len(stem) >= DERIVED_STEM_MIN else None
+
+
+def _derived_in(term: str, terms: Terms) -> bool:
+    """The description writes the name word in a longer form: `stats` as "statistics", `exec` as "Execute",
+    `compare` as "comparison". A vendor's name is not a stem of the description's words."""
+    stem = derived_stem(term)
+    if stem is None:
+        return False
+    return any(t.startswith(stem) and t != term for t in terms.desc) or any(
+        w.lower().startswith(stem) for w in words(terms.stripped)
+    )
 
 
 @cache

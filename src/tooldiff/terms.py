@@ -266,6 +266,11 @@ def normalise(word: str) -> str | None:
     return lex.synonyms.get(w, w)
 
 
+def words(text: str) -> list[str]:
+    """The words of free text as written, before any analysis."""
+    return _WORD.findall(text)
+
+
 def text_terms(text: str) -> list[str]:
     """Terms of free text, identifiers split, in order of appearance (duplicates kept)."""
     text = _NEGATED.sub(_un, text)

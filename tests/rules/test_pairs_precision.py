@@ -507,3 +507,39 @@ def test_the_verb_reply_is_not_the_noun_replies() -> None:
         },
     )
     assert _headline(a, b) is None
+
+
+DERIVED = [
+    pytest.param(  # docker-mcp-server, DOCKER: intent-overlap on (container, docker)
+        _t(
+            "container_stats",
+            "Get real-time resource usage statistics for a Docker container (CPU, memory, network, I/O).",
+        ),
+        _t(
+            "exec_in_container",
+            "Execute a command inside a running Docker container. Returns stdout, stderr, and exit code.",
+        ),
+        id="docker-stats-vs-exec",
+    ),
+    pytest.param(  # mcpindex, DOCKER: intent-overlap on (server)
+        _t(
+            "compare_servers",
+            "Side-by-side comparison of 2 to 5 MCP servers: quality scores, install paths, transport types, "
+            "env vars.",
+        ),
+        _t(
+            "assess_server",
+            "Aggregated pre-flight advisory trust assessment across all tools on an MCP server.",
+        ),
+        id="mcpindex-compare-vs-assess",
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), DERIVED)
+def test_a_name_word_the_description_derives_is_not_a_vendor_word(
+    a: dict[str, Any], b: dict[str, Any]
+) -> None:
+    # "stats" / "statistics", "exec" / "Execute", "compare" / "comparison", "assess" / "assessment": the
+    # description uses the name word in a longer form, so it is the tool's own word, not a vendor prefix.
+    assert _headline(a, b) is None
