@@ -121,7 +121,8 @@ def _single(term: str) -> frozenset[str]:
 def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
     """A vendor prefix or suffix in the name (`puppeteer_`, `_exa`, `brave_`): no request is routed by it.
 
-    It is an edge of the name that the description never uses as a word, or uses only as a proper noun
+    It is an edge of the name that the description never uses as a word (nor in a longer form: `stats` in
+    "statistics", `exec` in "Execute"), or uses only as a proper noun
     ("the Brave Search API"), while the other edge is one the description does use. When neither edge is
     used (`ascvd_for_clinicalmarkers`: "This is the subfunction for tool ...") nothing is stripped, and a
     description too short to tell strips nothing either. Never a verb. Systems a request names (GitHub

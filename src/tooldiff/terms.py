@@ -4,9 +4,10 @@ Identifiers are split (snake, camel, kebab), stopwords, low-information words an
 plurals are folded and the bounded synonym lexicon (`lexicon.py`) maps each word to one canonical term.
 
 Tool names quoted in the description are not words. In a contrastive clause ("use X for ...", "not for ...,
-see X") a neighbour's name is a boundary and counts as a distinguishing term; in an alias notice ("same as X",
-"alias of X", "deprecated, use X") it is a collision, so it never counts. Both are kept as sentences so that
-the pair check can look for the neighbour's name in them.
+see X", or the bullet list that "use the specialised tools:" opens) a neighbour's name is a boundary and
+counts as a distinguishing term; in an alias notice ("same as X", "alias of X", "deprecated, use X") it is a
+collision, so it never counts. Both are kept as sentences so that the pair check can look for the
+neighbour's name in them.
 """
 
 from __future__ import annotations
@@ -194,11 +195,18 @@ class Terms:
         if "contrast" not in self._memo:
             found: list[str] = []
             if self.contrast_possible:
-                for sentence in sentences(self.text.lower()):
+                opened = False  # the last sentence drew a boundary and ended in ":", so a list follows
+                for sentence, bullet in _sentences_marked(self.text.lower()):
+                    if opened and bullet:  # "use the specialized tools:\n- trial_protocol_getter: ..."
+                        found.append(sentence)
+                        continue
+                    opened = False
                     if self.alias_sentences and _ALIAS_LOWER.search(sentence):
                         continue
                     if _CONTRAST_LOWER.search(sentence):
                         found.append(sentence)
+                        # "Use this tool when you need to:" lists its own uses, not its neighbours
+                        opened = sentence.endswith(":") and "this tool" not in sentence
             self._memo["contrast"] = tuple(found)
         out: tuple[str, ...] = self._memo["contrast"]
         return out
@@ -343,6 +351,22 @@ def _mark(word: str, low: str, base: str) -> None:
 
 def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+
+
+_BULLET = re.compile(r"\n\s*[-*•]\s+")
+
+
+def _sentences_marked(text: str) -> list[tuple[str, bool]]:
+    """`sentences`, each with whether it is a bullet item (the break before it is a list marker)."""
+    out: list[tuple[str, bool]] = []
+    at, bullet = 0, False
+    for m in _SENTENCE.finditer(text):
+        if part := text[at : m.start()].strip():
+            out.append((part, bullet))
+        at, bullet = m.end(), _BULLET.fullmatch(m.group()) is not None
+    if part := text[at:].strip():
+        out.append((part, bullet))
+    return out
 
 
 _QUOTED = re.compile(r"`[^`]{1,80}`|'[A-Za-z0-9_\-.]{2,60}'|\"[A-Za-z0-9_\-.]{2,60}\"")

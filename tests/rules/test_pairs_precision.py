@@ -543,3 +543,50 @@ def test_a_name_word_the_description_derives_is_not_a_vendor_word(
     # "stats" / "statistics", "exec" / "Execute", "compare" / "comparison", "assess" / "assessment": the
     # description uses the name word in a longer form, so it is the tool's own word, not a vendor prefix.
     assert _headline(a, b) is None
+
+
+LMB = "mcp/livemcpbench/tools.json"
+
+_NCT = {
+    "type": "object",
+    "properties": {"nct_id": {"type": "string", "description": "NCT ID (e.g., 'NCT06524388')"}},
+    "required": ["nct_id"],
+}
+_TRIAL = _t(  # BioMCP, LMB
+    "trial_getter",
+    "Fetch comprehensive details for a specific clinical trial.\n\n    Retrieves all available "
+    "information for a clinical trial by its NCT ID.\n    This includes protocol details, locations, "
+    "outcomes, and references.\n\n    For specific sections only, use the specialized getter tools:\n"
+    "    - trial_protocol_getter: Core protocol information\n    - trial_locations_getter: Site locations "
+    "and contacts\n    - trial_outcomes_getter: Primary/secondary outcomes and results\n"
+    "    - trial_references_getter: Publications and references\n    ",
+    _NCT,
+)
+
+
+def test_a_contrast_clause_that_opens_a_bullet_list_names_each_item() -> None:
+    # BioMCP, LMB: intent-overlap "A router cannot separate trial_getter and trial_protocol_getter": the
+    # boundary ("use the specialized getter tools:") names them in the bullets that follow it.
+    protocol = _t(
+        "trial_protocol_getter",
+        "Fetch core protocol information for a clinical trial.\n\n    Retrieves essential protocol "
+        "details including:\n    - Official title and brief summary\n    - Study status and sponsor "
+        "information\n    - Study design (type, phase, allocation, masking)\n    - Eligibility criteria\n"
+        "    - Primary completion date\n    ",
+        _NCT,
+    )
+    assert _headline(_TRIAL, protocol) is None
+
+
+def test_bullets_after_a_plain_sentence_are_not_a_boundary() -> None:
+    from tooldiff.terms import extract
+
+    got = extract("x", "Returns fields including:\n- see_also: other records\n- title")
+    assert not any("title" in s for s in got.contrast_sentences)
+    # sentry, DOCKER: get_doc lists its own uses; "documentation" there is no boundary to a tool of that name
+    got = extract(
+        "get_doc",
+        "Fetch the full markdown content of a Sentry documentation page.\n\nUse this tool when you need to:\n"
+        "- Read the complete documentation for a specific topic\n- Get detailed implementation examples",
+    )
+    assert got.contrast_sentences == ("use this tool when you need to:",)
