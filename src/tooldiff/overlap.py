@@ -16,11 +16,13 @@ from dataclasses import dataclass
 from tooldiff.args import Arg, arg_terms, named_thing, unmatched_required
 from tooldiff.lexicon import lexicon
 from tooldiff.pairs import ToolView
-from tooldiff.terms import mentions, reversed_direction
+from tooldiff.terms import mentions, reversed_direction, text_terms
 
 COVER_MIN = 0.5  # share of a summary's terms the other tool's text must hold, both ways
 COVER_FULL, COVER_LOW = 0.99, 0.3  # or: one summary wholly inside the other's text, and a little back
 COVER_SAME_NAME = 0.1  # two tools with the same name but for a vendor prefix need only a little agreement
+LONG_TEXT = 1024  # characters: oversized-description's default limit, past which a text dilutes its purpose
+OPENING_CHARS = 500  # characters of a long text that say what the tool does (about three sentences)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,15 +65,33 @@ def _has(x: ToolView, y: ToolView, term: str) -> bool:
     """y's text holds x's term, or the term is x's action and y's action cannot be told apart from it."""
     if term in y.terms.all:
         return True
+    return _action_has(x, y, term)
+
+
+def _action_has(x: ToolView, y: ToolView, term: str) -> bool:
+    """The term is x's action and y's action cannot be told apart from it."""
     return term in x.actions and term in lexicon().compatible_actions and compatible_actions(x, y)
 
 
 def missing_name_terms(x: ToolView, y: ToolView) -> frozenset[str]:
-    """Terms of x's name (vendor prefix aside) that y's text lacks: a request could be tested against them."""
+    """Terms of x's name (vendor prefix aside) that y's text lacks: a request could be tested against them.
+
+    An oversized description (over `LONG_TEXT` characters) holds a term only in its name and its opening
+    `OPENING_CHARS`: further down it names its neighbours' objects in passing (gitlab_user's list of actions
+    mentions runners, issues and projects), which does not make it a tool for them."""
     core = x.name_seq if _suffix_is_ours(x, y) else x.core
-    if core is x.core and x.core_set <= y.terms.all:  # the usual answer for a candidate pair, found in C
+    long = len(y.terms.text) > LONG_TEXT
+    held = _opening(y) if long else y.terms.all
+    if core is x.core and x.core_set <= held:  # the usual answer for a candidate pair, found in C
         return frozenset()
+    if long:
+        return frozenset(t for t in core if t not in held and not _action_has(x, y, t))
     return frozenset(t for t in core if not _has(x, y, t))
+
+
+def _opening(y: ToolView) -> frozenset[str]:
+    """Terms of y's name and the opening of its description, where a long text says what the tool does."""
+    return y.terms.name.union(text_terms(y.terms.stripped[:OPENING_CHARS]))
 
 
 def _suffix_is_ours(x: ToolView, y: ToolView) -> bool:

@@ -590,3 +590,67 @@ def test_bullets_after_a_plain_sentence_are_not_a_boundary() -> None:
         "- Read the complete documentation for a specific topic\n- Get detailed implementation examples",
     )
     assert got.contrast_sentences == ("use this tool when you need to:",)
+
+
+_DISPATCH = {
+    "type": "object",
+    "properties": {"action": {"type": "string"}, "params": {"type": "object"}},
+    "required": ["action", "params"],
+}
+_RUNNER = _t(  # gitlab-mcp-server, DOCKER (12,766 characters; cut to the first actions)
+    "gitlab_runner",
+    'Use {"action":"list","params":{...}}; only top-level keys are action and params.\nAction '
+    "params schema: gitlab://tools/gitlab_runner.<action>.\nAction guidance:\n- delete_by_token"
+    ": Delete a registered runner using its authentication token instead of a runner_id. Use "
+    "when the runner agent's token is available but the numeric runner_id is not; prefer runn"
+    "er.delete_registered when you have the runner_id.\n- delete_registered: Delete a register"
+    "ed runner by its numeric runner_id. Use this runner-registration-API variant when you ha"
+    "ve the runner_id; prefer runner.delete_by_token when only the authentication token is kn"
+    "own.\n- disable_project: Remove a runner assignment from a project. Provide project_id fo"
+    "r the project and runner_id for the runner to unassign; this detaches the runner without"
+    " unregistering it (use runner.remove to delete the runner itself).\n- enable_project: Ass"
+    "ign an existing runner to a project. Provide project_id for the target project and runne"
+    "r_id for the runner to enable; use runner.list to find an available runner_id first.\n- g"
+    "et: Get the full configuration of one runner by its numeric runner_id. Use after a runne"
+    "r.list result or when the prompt names a concrete runner to inspect tags, lock state, ac"
+    "cess level, and timeout.\n- list: List runners owned by the authenticated user. Use type,"
+    " status, tag_list, and scope filters to narrow results when the prompt asks for the call"
+    "er's own runners; prefer runner.list_all for an instance-wide admin view.",
+    _DISPATCH,
+)
+_USER = _t(  # gitlab-mcp-server, DOCKER (24,741 characters; cut to the first actions and create_runner)
+    "gitlab_user",
+    'Use {"action":"list","params":{...}}; only top-level keys are action and params.\nAction '
+    "params schema: gitlab://tools/gitlab_user.<action>.\nAction guidance:\n- activate: Activat"
+    "e a deactivated user account by user_id (admin only). Use when the prompt asks to reacti"
+    "vate a dormant user.\n- activities: List recent user activities (last_activity_on per use"
+    "rname) optionally filtered by a from-date (admin only). Use when the prompt asks who has"
+    " been active recently.\n- add_email: Add a new email address to the authenticated user's "
+    "own account. The email must be a valid RFC 5322 address that is not already taken; skip_"
+    "confirmation requires an admin token.\n- add_email_for_user: Add a new email address to a"
+    " specific user's account by user_id (admin only). The email must be a valid RFC 5322 add"
+    "ress that is not already taken.\n- add_gpg_key: Add a GPG key to the authenticated user's"
+    " own account. The key must be an ASCII-armored OpenPGP public key block whose fingerprin"
+    "t is unique across GitLab.\n- add_gpg_key_for_user: Add a GPG key to a specific user's ac"
+    "count by user_id (admin only). The key must be an ASCII-armored OpenPGP public key block"
+    " whose fingerprint is unique across GitLab.\n- create_runner: Register a CI runner scoped"
+    " to the current user as instance, group, or project type. Use when the prompt asks to cr"
+    "eate a runner and provide an authentication token.",
+    _DISPATCH,
+)
+
+
+def test_an_oversized_description_does_not_hold_what_it_mentions_in_passing() -> None:
+    # gitlab-mcp-server, DOCKER: 12 intent overlaps between its one-object tools on (gitlab): gitlab_user's
+    # action list mentions runners ("create_runner: Register a CI runner ...") and gitlab_runner's mentions
+    # the authenticated user, so each name's object was "in the other's text".
+    assert len(_RUNNER["description"]) > 1024 and len(_USER["description"]) > 1024
+    assert _headline(_RUNNER, _USER) is None
+
+
+def test_an_oversized_description_still_holds_its_own_first_sentence() -> None:
+    # The same limit must not split a long description from a twin named in its opening sentence.
+    long = "Search the documentation for pages matching a query. " + "Results are ranked by relevance. " * 40
+    a = _t("search_docs", long, _schema(query="string"))
+    b = _t("find_docs", "Search the documentation for pages matching a query.", _schema(query="string"))
+    assert _headline(a, b) == "intent-overlap"
