@@ -92,6 +92,12 @@ class ToolView:
         return self._once("guards", lambda: guards(self.tool))
 
     @property
+    def name_number(self) -> Mapping[str, bool]:
+        """Each term of the name -> whether the name writes it plural (`get_jobs`: job -> True); only the H1.6
+        pair check asks."""
+        return self._once("number", lambda: _name_number(self.name))
+
+    @property
     def keys(self) -> frozenset[str]:
         """The candidate-search keys, spelled out (`t:`, `n:`, `shape:`, `m:`)."""
         return frozenset(
@@ -100,6 +106,18 @@ class ToolView:
             + list(self.shape)
             + [f"m:{m}" for m in self.mentions]
         )
+
+
+def _name_number(name: str) -> dict[str, bool]:
+    """Term -> written plural, for the name words that are terms (a word written both ways is left out). A
+    REST path (`albums/get-details`, `/products/{id}`) names the collection, plural for one item too."""
+    if "/" in name:
+        return {}
+    forms: dict[str, set[bool]] = defaultdict(set)
+    for part in split_identifier(name):
+        if (term := normalise_name_word(part)) is not None:
+            forms[term].add(fold_plural(part) != part)
+    return {t: next(iter(f)) for t, f in forms.items() if len(f) == 1}
 
 
 def _actions(name_seq: Sequence[str], description: str, classes: frozenset[str]) -> frozenset[str]:
@@ -375,9 +393,25 @@ def distinguishing(x: ToolView, y: ToolView) -> frozenset[str]:
     out = (x.terms.all - y.terms.all) | (x.terms.name - y.terms.name)
     if x.name != y.name and mentions(x.terms.contrast_sentences, y.name):
         out = out | {f"[boundary to {y.name}]"}
+    if number := _number_of(x, y):
+        out = out | {number}
     if not out and reversed_direction(x.name, y.name):
         out = frozenset({"[opposite direction]"})  # degrees_to_radians / radians_to_degrees: the same words
     return out
+
+
+def _number_of(x: ToolView, y: ToolView) -> str | None:
+    """`[all job]` / `[one job]` when the two names have the same terms but x writes one of them plural and y
+    singular, or the other way round (get_jobs / get_job): a router reads from the names that one returns
+    many, the other one. Names with other words apart (get_accounts / get_transactions_by_account) differ by
+    those words first: the number is left to them."""
+    if x.terms.name != y.terms.name:
+        return None
+    for term in x.terms.name:
+        ours, theirs = x.name_number.get(term), y.name_number.get(term)
+        if ours is not None and theirs is not None and ours != theirs:
+            return f"[{'all' if ours else 'one'} {term}]"
+    return None
 
 
 def comparable(a: ToolView, b: ToolView) -> bool:

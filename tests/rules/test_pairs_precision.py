@@ -654,3 +654,46 @@ def test_an_oversized_description_still_holds_its_own_first_sentence() -> None:
     a = _t("search_docs", long, _schema(query="string"))
     b = _t("find_docs", "Search the documentation for pages matching a query.", _schema(query="string"))
     assert _headline(a, b) == "intent-overlap"
+
+
+ONE_OR_ALL = [
+    pytest.param(  # jenkins, DOCKER: mutual-nondistinction "the same analysed terms (jenkin, job, retrieval)"
+        _t("get_jobs", "Get all jobs from Jenkins server"),
+        _t("get_job", "Get detailed information about a specific Jenkins job", _schema(job_name="string")),
+        id="jenkins-jobs-vs-job",
+    ),
+    pytest.param(  # taskade, DOCKER: mutual-nondistinction on (field, retrieval, task, value)
+        _t(
+            "taskFieldsValueGet",
+            "Get all field values for a task",
+            _schema(projectId="string", taskId="string"),
+        ),
+        _t(
+            "taskFieldValueGet",
+            "Get the field value of a task",
+            _schema(projectId="string", taskId="string", fieldId="string"),
+        ),
+        id="taskade-fields-vs-field",
+    ),
+    pytest.param(  # taskade, DOCKER: directional-domination "projectGet adds no term beyond meProjectsGet's"
+        _t("projectGet", "Get project", _schema(projectId="string")),
+        _t(
+            "meProjectsGet",
+            "Get all projects of mine",
+            _schema(limit="number", page="number", sort="string"),
+        ),
+        id="taskade-project-vs-my-projects",
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), ONE_OR_ALL)
+def test_one_thing_and_all_of_them_are_told_apart_by_the_names(a: dict[str, Any], b: dict[str, Any]) -> None:
+    # The names say one returns one job, the other all jobs: a router reads the number before the words.
+    assert _headline(a, b) is None
+
+
+def test_singular_and_plural_twins_with_the_same_number_still_meet() -> None:
+    a = _t("search_docs", "Search the documentation for pages matching a query.", _schema(query="string"))
+    b = _t("find_docs", "Find documentation pages matching a query.", _schema(query="string"))
+    assert _headline(a, b) == "intent-overlap"

@@ -5,8 +5,10 @@ A pair in one toolset where every analysed term of one tool's name and descripti
 other's, while the other has terms of its own. Terms are extracted as for `mutual-nondistinction`; a
 neighbour's name distinguishes only inside a contrastive clause, never inside an alias notice. Silent when
 either tool yields fewer than two terms. Names that say the same words in opposite directions
-(`degrees_to_radians` / `radians_to_degrees`) are distinct. Where `blast-radius-twin` or `intent-overlap`
-also holds, that is the pair's one headline finding and this one is listed under its `related`.
+(`degrees_to_radians` / `radians_to_degrees`) are distinct, and so are names with the same words where one
+writes a word plural and the other singular (`get_projects` / `get_project`). Where `blast-radius-twin` or
+`intent-overlap` also holds, that is the pair's one headline finding and this one is listed under its
+`related`.
 
 ## Why it matters
 A request that fits the dominated tool also fits the broader one, and nothing in the dominated tool's text

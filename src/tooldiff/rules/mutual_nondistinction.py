@@ -6,7 +6,9 @@ low-information words, folding plurals and applying tooldiff's synonym lexicon, 
 A neighbour's name counts as a distinguishing term only inside a contrastive clause ("use X for ...", "not for
 ..., see X", or a bullet list such a clause opens with a colon); an alias notice ("same as X", "deprecated,
 use X") is a collision, not a boundary. Silent when either tool yields fewer than two terms. Names that say
-the same words in opposite directions (`degrees_to_radians` / `radians_to_degrees`) are distinct.
+the same words in opposite directions (`degrees_to_radians` / `radians_to_degrees`) are distinct, and so are
+names with the same words where one writes a word plural and the other singular (`get_jobs` / `get_job`): one
+returns many, the other one.
 
 A pair gets one headline finding: where `blast-radius-twin` or `intent-overlap` also holds (as for the example
 below, whose two tools take the same arguments), that one is the headline and this finding is listed under its
