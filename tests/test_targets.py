@@ -20,8 +20,10 @@ PROVIDER_DOCS = (
     "https://platform.openai.com/",
     "https://developers.openai.com/",
     "https://docs.anthropic.com/",
+    "https://platform.claude.com/",
     "https://ai.google.dev/",
     "https://cloud.google.com/",
+    "https://docs.cloud.google.com/",
 )
 LINT_RULES = Path(targets.__file__).parent / "rules"
 
@@ -64,7 +66,10 @@ def test_key_facts() -> None:
     assert google.unsupported_keywords == strict.unsupported_keywords - {"oneOf"}
     assert not anthropic.unsupported_keywords and not openai.unsupported_keywords
     assert google.name_pattern.fullmatch("ns.tool:v1") and not google.name_pattern.fullmatch("1tool")
-    assert anthropic.name_pattern.fullmatch("a" * 64) and not anthropic.name_pattern.fullmatch("a" * 65)
+    assert anthropic.name_pattern.fullmatch("a" * 128) and not anthropic.name_pattern.fullmatch("a" * 129)
+    assert google.name_pattern.fullmatch("a" * 128) and not google.name_pattern.fullmatch("a" * 129)
+    assert strict.name_pattern.fullmatch("a" * 64) and not openai.name_pattern.fullmatch("a" * 65)
+    assert (anthropic.name_max_length, google.name_max_length, openai.name_max_length) == (128, 128, 64)
     assert anthropic.request_overhead_tokens == 346
 
 

@@ -60,7 +60,18 @@ def test_google_name_rule_differs() -> None:
     assert check("invalid_name", tool({}, name="ns.tool:v1"), ("google",)) == []
     assert check("invalid_name", tool({}, name="9lives"), ("google",))[0].targets == ("google",)
     assert check("invalid_name", tool({}, name="9lives"), ("anthropic",)) == []
-    assert check("invalid_name", tool({}, name="x" * 65), ("anthropic",))
+    assert check("invalid_name", tool({}, name="x" * 129), ("anthropic",))
+
+
+def test_names_up_to_128_characters_pass_anthropic_and_google_but_not_openai() -> None:
+    """Anthropic's Define tools page ("Must match the regex ^[a-zA-Z0-9_-]{1,128}$") and Google's
+    FunctionDeclaration.name ("with a maximum length of 128") now allow 128 characters; OpenAI keeps 64."""
+    # An MCP gateway's server-prefixed name: 81 characters.
+    name = "mcp__atlassian_confluence__search_pages_by_space_key_label_and_last_modified_date"
+    [found] = check("invalid_name", tool({"type": "object"}, name=name))
+    assert found.targets == ("openai-strict", "openai")
+    [found] = check("invalid_name", tool({"type": "object"}, name=name + "_" + "x" * 47))  # 129
+    assert found.targets == ("openai-strict", "openai", "anthropic", "google")
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,8 @@
 """A tool name the provider does not accept.
 
 ## What it finds
-A name outside what a target accepts: `[a-zA-Z0-9_-]{1,64}` for OpenAI and Anthropic; letters, digits and
-`_ . : -`, starting with a letter or `_`, at most 64 characters, for Google.
+A name outside what a target accepts: `[a-zA-Z0-9_-]{1,64}` for OpenAI, `[a-zA-Z0-9_-]{1,128}` for Anthropic;
+letters, digits and `_ . : -`, starting with a letter or `_`, at most 128 characters, for Google.
 
 ## Why it matters
 The provider rejects the whole request, not just the tool. BFCL-style dotted names (`math.sum`) pass on
@@ -20,7 +20,8 @@ Gemini and fail on OpenAI and Anthropic.
 
 ## References
 - https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools
-- https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#specifying-client-tools
+- https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools
+- https://docs.cloud.google.com/gemini-enterprise-agent-platform/reference/rest/v1/projects.locations.cachedContents#FunctionDeclaration
 - https://ai.google.dev/api/caching#FunctionDeclaration
 """
 
