@@ -55,6 +55,7 @@ def test_key_facts() -> None:
     assert not openai.all_properties_required and not anthropic.additional_properties_false_required
     assert strict.recursive_refs is True and anthropic.recursive_refs is None
     assert strict.max_tools == openai.max_tools == 128 and anthropic.max_tools is None
+    assert google.max_tools == 512
     assert (strict.max_nesting_depth, strict.max_total_properties, strict.max_total_enum_values) == (
         10,
         5000,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tooldiff import schemawalk
-from tooldiff.model import Problem, Tool
+from tooldiff.model import Problem, Tool, Toolset
 from tooldiff.rules import LINT_MODULES
 from tooldiff.rules.base import Context
 from tooldiff.targets import TARGETS, resolve
@@ -363,3 +363,23 @@ def test_implicit_strict_only_where_the_api_makes_an_unset_strict_strict(tmp_pat
     message, fix = next((f.message, f.fix) for f in report.findings if f.code == "implicit-strict")
     assert 'the optional "units" would then be required, and the model would fill it on every' in message
     assert fix.startswith('Set "strict": false to keep it optional')
+
+
+def test_google_accepts_512_function_declarations_and_openai_128() -> None:
+    """Gemini Enterprise Agent Platform, Tool.functionDeclarations: "Maximum 512 function declarations can be
+    provided." (128 before); OpenAI Chat Completions tools: "A max of 128 functions are supported."."""
+    mod: ModuleType = importlib.import_module("tooldiff.rules.too_many_tools")
+
+    def toolset(n: int, fmt: str) -> Toolset:
+        schema = {"type": "object", "properties": {"id": {"type": "string"}}}
+        tools = tuple(tool(schema, name=f"crm_get_record_{i}", fmt=fmt) for i in range(n))
+        return Toolset(id="functions.json", files=("functions.json",), tools=tools)
+
+    def over(n: int, fmt: str, targets: tuple[str, ...]) -> list[Problem]:
+        return list(mod.check(toolset(n, fmt), Context(targets=resolve(targets))))
+
+    assert over(200, "gemini", ("google",)) == []  # an MCP gateway merging a few servers
+    [found] = over(513, "gemini", ("google",))
+    assert found.evidence == {"counts": {"google": 513}, "limits": {"google": 512}}
+    [found] = over(129, "openai-chat", ("openai",))
+    assert found.evidence == {"counts": {"openai": 129}, "limits": {"openai": 128}}

@@ -2,7 +2,8 @@
 
 ## What it finds
 A toolset whose tools bound for a target outnumber that target's documented maximum: 128 for OpenAI
-(`tools`: "A max of 128 functions are supported") and 128 function declarations on Vertex AI. Anthropic
+(`tools`: "A max of 128 functions are supported") and 512 function declarations for Google ("Maximum 512
+function declarations can be provided", Gemini Enterprise Agent Platform, formerly Vertex AI). Anthropic
 documents no maximum.
 
 ## Why it matters
@@ -17,7 +18,7 @@ Split the toolset by task and load only what the task needs, or use a tool-searc
 
 ## References
 - https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools
-- https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/Tool
+- https://docs.cloud.google.com/gemini-enterprise-agent-platform/reference/rest/v1/projects.locations.cachedContents#Tool
 """
 
 from __future__ import annotations
