@@ -71,7 +71,9 @@ def test_key_facts() -> None:
     assert google.name_pattern.fullmatch("a" * 128) and not google.name_pattern.fullmatch("a" * 129)
     assert strict.name_pattern.fullmatch("a" * 64) and not openai.name_pattern.fullmatch("a" * 65)
     assert (anthropic.name_max_length, google.name_max_length, openai.name_max_length) == (128, 128, 64)
-    assert anthropic.request_overhead_tokens == 346
+    # Per model since Claude 4.5 (290 to 675 tokens with tool_choice auto), so no one figure for the target.
+    assert anthropic.request_overhead_tokens is None
+    assert "per model" in anthropic.notes["request_overhead_tokens"]
 
 
 def test_a_fact_without_a_source_is_refused() -> None:
