@@ -183,9 +183,12 @@ def _derived_in(term: str, terms: Terms) -> bool:
     stem = derived_stem(term)
     if stem is None:
         return False
-    return any(t.startswith(stem) and t != term for t in terms.desc) or any(
-        w.lower().startswith(stem) for w in words(terms.stripped)
-    )
+    if any(t.startswith(stem) and t != term for t in terms.desc):
+        return True
+    # A word that starts with the stem puts the stem in the text: one search in C settles most texts.
+    if stem.isascii() and stem not in terms.stripped.lower():
+        return False
+    return any(w.lower().startswith(stem) for w in words(terms.stripped))
 
 
 @cache
