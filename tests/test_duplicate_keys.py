@@ -123,3 +123,22 @@ def test_a_key_holding_tools_written_twice_is_told_once_at_the_first_tool_kept()
     assert found.tools == ("kept_one",) and found.pointer == "" and found.line == 2
     assert found.evidence == {"key": "tools", "times": 2, "object": "/"}
     assert "dropped" in found.message
+
+
+def test_yaml_keys_are_compared_as_loaded() -> None:
+    """`0x1F` and `31` are one integer key to PyYAML, as `on` and `yes` are one boolean: written twice."""
+    text = ("tools:\n  - name: a_tool\n    description: First.\n    input_schema:\n      type: object\n"
+            "      properties:\n        q:\n          type: string\n"
+            "        lights:\n          type: object\n          properties:\n"
+            "            0x1F: {type: string}\n            31: {type: integer}\n"
+            "            on: {type: string}\n            yes: {type: string}\n")
+    found = sorted((f.pointer, f.line) for f in _findings({"t.yaml": text}))
+    assert found == [("/input_schema/properties/lights/properties/31", 13),
+                     ("/input_schema/properties/lights/properties/true", 15)]
+
+
+def test_a_yaml_integer_key_has_its_own_line() -> None:
+    text = ("tools:\n  - name: a_tool\n    description: First.\n    input_schema:\n      type: object\n"
+            "      properties:\n        0x1F: {type: string}\n")
+    (found,) = _findings({"t.yaml": text}, "missing-description")
+    assert found.pointer == "/input_schema/properties/31" and found.line == 7

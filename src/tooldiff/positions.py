@@ -241,9 +241,27 @@ def yaml_bool(word: str) -> str:
     return "true" if word.lower() in _TRUE_WORDS else "false"
 
 
+_NUMBER_TAGS = {
+    "tag:yaml.org,2002:int": yaml.constructor.SafeConstructor.construct_yaml_int,
+    "tag:yaml.org,2002:float": yaml.constructor.SafeConstructor.construct_yaml_float,
+}
+_SCALARS = yaml.constructor.SafeConstructor()
+
+
 def key_token(key: yaml.ScalarNode) -> str:
-    """The JSON key a YAML key becomes: a plain `on:` is the boolean true in YAML 1.1, so "true"."""
-    return yaml_bool(key.value) if key.tag == BOOL_TAG else str(key.value)
+    """The JSON key a YAML key becomes: a plain `on:` is the boolean true in YAML 1.1, so "true"; `0x1F:` is
+    the integer 31, so "31"; `~:` is null, so "null" (as the loader's keys are made strings)."""
+    if key.tag == BOOL_TAG:
+        return yaml_bool(key.value)
+    number = _NUMBER_TAGS.get(key.tag)
+    if number is not None:
+        try:
+            return str(number(_SCALARS, key))
+        except (ValueError, OverflowError):
+            return str(key.value)
+    if key.tag == "tag:yaml.org,2002:null":
+        return "null"
+    return str(key.value)
 
 
 def yaml_node(root: yaml.Node, path: Sequence[str]) -> tuple[yaml.Node | None, yaml.Node | None]:

@@ -16,7 +16,16 @@ from tooldiff.parsers import repeats
 from tooldiff.parsers.detect import Found
 from tooldiff.parsers.fastjson import FastJson
 from tooldiff.parsers.refused import SURROGATE_ESCAPE, lone_surrogate_line, long_int_line, refused_json_line
-from tooldiff.positions import MERGE_TAG, JsonSpans, LineIndex, Path, text_kind, yaml_lines, yaml_node
+from tooldiff.positions import (
+    MERGE_TAG,
+    JsonSpans,
+    LineIndex,
+    Path,
+    key_token,
+    text_kind,
+    yaml_lines,
+    yaml_node,
+)
 
 FAST_DEPTH = 8
 # Expanded YAML size (nodes, counting every alias expansion) beyond which aliases are a bomb.
@@ -235,13 +244,14 @@ def _check_yaml(root: yaml.Node) -> dict[int, tuple[yaml.MappingNode, tuple[tupl
             for child in node.value:
                 total += size(child, depth + 1)
         elif isinstance(node, yaml.MappingNode):
-            seen: dict[tuple[str, str], int] = {}
+            seen: dict[str, int] = {}
             for k, v in node.value:
                 if isinstance(k, yaml.ScalarNode) and k.tag != MERGE_TAG:  # several `<<` all merge
-                    seen[(k.tag, k.value)] = seen.get((k.tag, k.value), 0) + 1
+                    token = key_token(k)  # as loaded: `0x1F` and `31` are one key, `on` and `yes` too
+                    seen[token] = seen.get(token, 0) + 1
                 total += size(k, depth + 1) + size(v, depth + 1)
             if len(seen) < sum(seen.values()):
-                repeated[key] = (node, tuple((text, n) for (_, text), n in seen.items() if n > 1))
+                repeated[key] = (node, tuple((token, n) for token, n in seen.items() if n > 1))
         active.discard(key)
         if total > YAML_MAX_EXPANDED and not worst:
             worst.append(node)
@@ -271,7 +281,7 @@ def _yaml_repeats(
             if hit is not None and id(node) not in seen:
                 seen.add(id(node))
                 out.extend((path, k, n) for k, n in hit[1])
-            stack.extend((v, (*path, str(k.value))) for k, v in node.value
+            stack.extend((v, (*path, key_token(k))) for k, v in node.value
                          if isinstance(k, yaml.ScalarNode) and k.tag != MERGE_TAG)
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((v, (*path, str(i))) for i, v in enumerate(node.value))
