@@ -421,7 +421,7 @@ EMPTY: frozenset[str] = frozenset()
 
 def name_terms_of(name: str) -> tuple[str, ...]:
     """The terms of a tool name, in order (`get_documents_by_id` -> ('retrieval', 'document', ...))."""
-    if name.isalpha() or not any(c.isdigit() for c in name):
+    if name.isalpha() or not any(map(str.isdigit, name)):
         parts = split_identifier(name)
     else:
         parts = tuple([p.lower() for p in _CAMEL_NAME.findall(name)])
