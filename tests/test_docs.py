@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -76,3 +77,48 @@ def test_strict_only_rules_are_documented_as_strict_only() -> None:
     # A rule reading a fact only OpenAI strict sets must not claim the other targets.
     assert docs.rule_doc("optional-not-required").targets == ("openai-strict",)
     assert "anthropic" not in docs.rule_doc("unsupported-keyword").targets
+
+
+def _json_blocks(section: str) -> list[str]:
+    return re.findall(r"```json\n(.*?)```", section, flags=re.S)
+
+
+def _is_tool_records(value: Any) -> bool:
+    """Whole tool records (what a user would save to a file and check), not a bare input schema."""
+    items = value if isinstance(value, list) else [value]
+    return any(isinstance(v, dict) and ("name" in v or "tools" in v) for v in items)
+
+
+def _documented(code: str, section: str) -> list[str]:
+    out = []
+    for block in _json_blocks(docs.rule_doc(code).sections.get(section, "")):
+        try:
+            value = json.loads(block)
+        except ValueError:
+            continue  # parse-error's example is broken on purpose
+        if _is_tool_records(value):
+            out.append(block)
+    return out
+
+
+def _fire_text(module: ModuleType, text: str) -> list[Problem]:
+    targets = tuple(TARGETS.values())
+    options = {**getattr(module, "OPTIONS", {}), **getattr(module, "EXAMPLE_OPTIONS", {})}
+    ctx = Context(targets=targets, options=options, targets_of=lambda _: targets)
+    parsed = parse_bytes("example.json", text.encode())
+    assert not parsed.errors and parsed.tools, f"not read as tools: {text}"
+    if module.KIND == "toolset":
+        toolset = Toolset(id="example.json", files=("example.json",), tools=parsed.tools)
+        return list(module.check(toolset, ctx))
+    return [p for t in parsed.tools for p in module.check(t, ctx)]
+
+
+@pytest.mark.parametrize("code", [c for c, m in rules.registry().items() if m.KIND in ("tool", "toolset")])
+def test_documented_tool_examples_are_read_as_tools_and_fire(code: str) -> None:
+    """What docs/rules.md shows is what a user copies into a file: `tooldiff check` must read it as tools,
+    the Example must fire and the Use instead must not."""
+    module = rules.get(code)
+    for text in _documented(code, "Example"):
+        assert _fire_text(module, text), f"{code}: the documented Example does not fire"
+    for text in _documented(code, "Use instead"):
+        assert not _fire_text(module, text), f"{code}: the documented Use instead fires"
