@@ -45,6 +45,26 @@ def test_select_keeps_parse_errors(tmp_path: Path, capsys: pytest.CaptureFixture
     assert {f["code"] for f in json.loads(capsys.readouterr().out)["findings"]} == {"parse-error"}
 
 
+def test_select_runs_a_rule_the_config_turns_off_and_ignore_drops_parse_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the README says: `--select` names the rules of the run, whatever the config turns off, and only
+    `--ignore parse-error` (not `--select`) drops a parse error."""
+    init(tmp_path)
+    (tmp_path / "tools.json").write_text(EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "broken.json").write_text('{"tools": [{"input_schema": ', encoding="utf-8")
+    (tmp_path / ".tooldiff.yml").write_text("rules:\n  intent-overlap: false\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+
+    def run(*argv: str) -> set[str]:
+        main(["check", ".", "--format", "json", *argv])
+        return {f["code"] for f in json.loads(capsys.readouterr().out)["findings"]}
+
+    assert "intent-overlap" not in run()
+    assert run("--select", "intent-overlap") == {"intent-overlap", "parse-error"}
+    assert run("--select", "intent-overlap", "--ignore", "parse-error") == {"intent-overlap"}
+
+
 def test_unknown_code_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(EXAMPLE), "--select", "intent-overlapp"]) == 2
     err = capsys.readouterr().err

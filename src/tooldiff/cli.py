@@ -92,10 +92,11 @@ def _token_methods(args: argparse.Namespace) -> tuple[str, ...] | None:
 
 def _selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--select", action="append", metavar="CODES",
-                   help="run only these rules (comma-separated or repeated; parse errors are always "
-                        "reported), over what the config enables")
+                   help="run only these rules, even ones the config turns off (comma-separated or "
+                        "repeated; parse errors are still reported)")
     p.add_argument("--ignore", action="append", metavar="CODES",
-                   help="turn these rules off for this run (comma-separated or repeated); wins over --select")
+                   help="turn these rules off for this run (comma-separated or repeated); wins over "
+                        "--select and the config")
 
 
 def _selected(args: argparse.Namespace, config: Config) -> Config:
