@@ -151,7 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*",
                    help="files or folders (default: the repository's tool files, found as the config says or "
                         "by their content). A path named here, `.` included, reports every JSON/YAML file "
-                        "under it that does not parse; with none, one that holds no tool keys is skipped")
+                        "under it that does not parse, as a `paths` glob in the config does; with neither, "
+                        "one that holds no tool keys is skipped")
     p.add_argument("--skip-non-tool-files", action="store_true",
                    help="skip a named file that holds no tool keys, even when it does not parse, as "
                         "discovery does (for hooks that pass every changed JSON/YAML file); a broken file "
