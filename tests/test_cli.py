@@ -443,8 +443,10 @@ def test_check_says_it_did_not_run_the_configured_sources(
     assert code == 0 and "`python dump.py`" in out and "tooldiff diff" in out
     doc = json.loads(run(capsys, "check", "--format", "json")[1])
     assert any("python dump.py" in n for n in doc["notes"])
+    assert "`tooldiff check` reads files only" in out
     code, out, _ = run(capsys, "describe", ".")  # an empty table alone would say "no tools here"
     assert code == 0 and "`python dump.py`" in out and "tooldiff diff" in out
+    assert "`tooldiff describe` reads files only" in out  # the command that ran, not `check`
 
 
 def test_check_names_config_entries_that_match_nothing(

@@ -251,7 +251,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         config = _selected(args, run.config)
         # Its table shows tokens per method (the README's promise), so every available method is counted.
         report = run_check(run.source, config, run.paths, token_methods=None, named=run.named)
-        report = _check_notes(report, config, whole_tree=not run.paths)
+        report = _check_notes(report, config, whole_tree=not run.paths, command="describe")
         sys.stdout.write(render_describe(report, _paths_from(run.source.root)))
         return 0
     if cmd == "baseline":
@@ -354,8 +354,9 @@ def _names_refs(paths: list[str]) -> bool:
     return True
 
 
-def _check_notes(report: Report, config: Config, *, whole_tree: bool) -> Report:
-    """What the check could not do as configured, said rather than silently skipped."""
+def _check_notes(report: Report, config: Config, *, whole_tree: bool, command: str = "check") -> Report:
+    """What the check could not do as configured, said rather than silently skipped. `command` is the one
+    that ran (`check` or `describe`), for the note to name it."""
     import dataclasses
 
     from tooldiff.check import unmatched_settings
@@ -365,7 +366,7 @@ def _check_notes(report: Report, config: Config, *, whole_tree: bool) -> Report:
         # check reads files only: configured `sources` commands run under `diff`, so a repository whose
         # tools are defined in code must not look clean and empty without a word.
         listed = ", ".join(f"`{s.command}`" for s in config.sources)
-        notes.append(f"The configured sources {listed} were not run: `tooldiff check` reads files only; "
+        notes.append(f"The configured sources {listed} were not run: `tooldiff {command}` reads files only; "
                      "`tooldiff diff` runs them in a temporary worktree of each ref.")
     if whole_tree:  # over some paths only, the rest of the tree was not read: no claim about it
         notes += unmatched_settings(config, report)
