@@ -80,6 +80,13 @@ def test_bad_yaml_and_duplicate_keys() -> None:
     assert exc.line == 4 and exc.key == "budgets.tool_tokens"
 
 
+def test_values_in_messages_are_written_as_in_yaml() -> None:
+    """A YAML user wrote null, yes or "abc": the message shows those, not Python's None, True or 'abc'."""
+    assert error("budgets:\n  tool_tokens: null\n").message == "null is not of type 'integer'"
+    assert error("budgets:\n  tool_tokens: yes\n").message == "true is not of type 'integer'"
+    assert error("budgets:\n  tool_tokens: abc\n").message == "\"abc\" is not of type 'integer'"
+
+
 def test_empty_file_is_the_defaults() -> None:
     assert config_hash(load_config(".tooldiff.yml", "# nothing\n")) == config_hash(Config.default())
 

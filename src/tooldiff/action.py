@@ -31,7 +31,12 @@ def _say(message: str) -> None:
 def _load_event(settings: Settings) -> dict[str, Any]:
     if settings.event_path is None or not settings.event_path.is_file():
         return {}
-    data = json.loads(settings.event_path.read_text(encoding="utf-8"))
+    try:
+        data = json.loads(settings.event_path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        why = f"{exc.msg} (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
+        raise SettingsError(f"GITHUB_EVENT_PATH {settings.event_path}: the event payload is not JSON: {why}; "
+                            "the runner writes it for each job") from None
     return data if isinstance(data, dict) else {}
 
 

@@ -317,7 +317,18 @@ def _config_error(path: str, node: yaml.Node, error: jsonschema.ValidationError)
     if error.validator == "oneOf" and where and where[0] == "rules":
         message = "must be true/false, a severity (error, warning, info) or {enabled, severity, options}"
         return ConfigError(path, _line(node, where), key, message)
-    return ConfigError(path, _line(node, where), key or "(top level)", error.message)
+    return ConfigError(path, _line(node, where), key or "(top level)", _as_written(error))
+
+
+def _as_written(error: jsonschema.ValidationError) -> str:
+    """jsonschema opens most messages with the value's Python repr (None, True, 'abc'); a config's author
+    wrote YAML, so the value is shown as JSON (null, true, "abc")."""
+    value, message = error.instance, str(error.message)
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        shown = repr(value)
+        if message.startswith(shown):
+            return json.dumps(value) + message[len(shown):]
+    return message
 
 
 def _is_target_list(where: list[str]) -> bool:

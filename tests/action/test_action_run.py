@@ -204,3 +204,16 @@ def test_the_actions_own_notices_come_before_the_finding_annotations(
     assert go(fake, tmp_path, monkeypatch, diff_report(*infos)) == 0
     notices = [line for line in capsys.readouterr().out.splitlines() if line.startswith("::notice")]
     assert notices[0].startswith("::notice::No PR comment was posted"), notices[:2]
+
+
+@pytest.mark.parametrize("payload", [b"not json", b"\xff\xfe{}"])
+def test_an_event_file_that_is_not_json_names_github_event_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], payload: bytes
+) -> None:
+    event = tmp_path / "event.json"
+    event.write_bytes(payload)
+    env = {"GITHUB_EVENT_NAME": "pull_request", "GITHUB_REPOSITORY": "o/r", "GITHUB_WORKSPACE": str(tmp_path),
+           "GITHUB_EVENT_PATH": str(event), "INPUT_GITHUB-TOKEN": TOKEN}
+    assert action.main(env=env) == 2
+    err = capsys.readouterr().err
+    assert "GITHUB_EVENT_PATH" in err and str(event) in err and "not JSON" in err
