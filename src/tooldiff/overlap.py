@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from tooldiff.args import Arg, arg_terms, named_thing, unmatched_required
 from tooldiff.lexicon import lexicon
 from tooldiff.pairs import ToolView
-from tooldiff.terms import mentions, reversed_direction, text_terms
+from tooldiff.terms import mentions, reversed_direction, text_terms, words
 
 COVER_MIN = 0.5  # share of a summary's terms the other tool's text must hold, both ways
 COVER_FULL, COVER_LOW = 0.99, 0.3  # or: one summary wholly inside the other's text, and a little back
@@ -55,10 +55,31 @@ def compatible_actions(a: ToolView, b: ToolView) -> bool:
 
 
 def _listing_ok(vx: ToolView, p: str, vy: ToolView, q: str) -> bool:
-    """ "get_workspace" returns one, "list_workspaces" many: only a plural retrieval reads like a listing."""
-    if {p, q} != {"retrieval", "listing"}:
+    """ "get_workspace" returns one, "list_workspaces" many: only a plural retrieval reads like a listing.
+    "list_sessions" lists them all, "search_sessions" matches a query: a listing and a search are one action
+    only when the listing searches too or the search opens by saying it lists ("List or search inboxes")."""
+    pair = {p, q}
+    if pair == {"listing", "search"}:
+        listing, search = (vx, vy) if p == "listing" else (vy, vx)
+        return _searches(listing) or _opens_with_listing(search)
+    if pair != {"retrieval", "listing"}:
         return True
     return (vx if p == "retrieval" else vy).plural
+
+
+def _searches(v: ToolView) -> bool:
+    """The listing's summary names the search action ("List Gmail messages with optional filters
+    (max_results, query, label_ids)"). Only the summary: further down a listing points at its neighbours
+    ("essential for ... finding specific files"). A search in the name is the listing's object
+    (`list_searches`), not its action."""
+    return "search" in v.terms.summary and "search" not in v.terms.name
+
+
+def _opens_with_listing(v: ToolView) -> bool:
+    """The description's first word is the listing verb ("List or search inboxes by name"); "Retrieves a
+    list of events" uses it as a noun, and so does "Returns a list of ...", whose verb is filler."""
+    first = words(v.terms.stripped[:40])[:1]
+    return bool(first) and text_terms(first[0]) == ["listing"]
 
 
 def _has(x: ToolView, y: ToolView, term: str) -> bool:
@@ -69,7 +90,10 @@ def _has(x: ToolView, y: ToolView, term: str) -> bool:
 
 
 def _action_has(x: ToolView, y: ToolView, term: str) -> bool:
-    """The term is x's action and y's action cannot be told apart from it."""
+    """The term is x's action and y's action cannot be told apart from it. A search is only excused by a
+    listing that searches too (`_listing_ok`), never by a tool whose name and summary say no action."""
+    if term == "search" and not y.actions:
+        return False
     return term in x.actions and term in lexicon().compatible_actions and compatible_actions(x, y)
 
 

@@ -26,6 +26,9 @@ What the labelled pairs taught (`make eval`):
 - "not yet staged" is folded to "unstaged" so the negation is not read as agreement;
 - `get` and `list` are one action only when the get's name is plural (`get_events` / `list_events`), never
   for `get_workspace` / `list_workspaces`; `hsl_to_rgb` / `rgb_to_hsl` are opposite directions;
+- `list` and `search` are one action only when the listing's summary searches too ("List Gmail messages with
+  optional filters (max_results, query, label_ids)") or the search's description opens with "List" ("List or
+  search inboxes by name"): "List all sessions" next to "Search sessions by name" stays apart;
 - a noun the lexicon folds too eagerly makes false pairs in a large corpus ("matches" of a sports feed is not
   a search; a "topic" is not a question), so such words were taken out of the synonym groups;
 - misses that remain (7 of 39 labelled overlaps): names that share nothing once the vendor is dropped
