@@ -142,3 +142,34 @@ def test_a_yaml_integer_key_has_its_own_line() -> None:
             "      properties:\n        0x1F: {type: string}\n")
     (found,) = _findings({"t.yaml": text}, "missing-description")
     assert found.pointer == "/input_schema/properties/31" and found.line == 7
+
+
+def test_a_yaml_anchor_written_in_a_tool_is_reported_there_whatever_aliases_it_later() -> None:
+    text = ("tools:\n  - name: a_tool\n    description: First.\n    input_schema:\n      type: object\n"
+            "      properties:\n        when: &when {type: string, type: integer, description: When.}\n"
+            "meta:\n  copy: *when\n")
+    (found,) = _findings({"t.yaml": text})
+    assert found.tools == ("a_tool",) and found.pointer == "/input_schema/properties/when/type"
+    assert found.line == 7
+
+
+def test_every_tool_that_aliases_a_mapping_with_a_repeated_key_is_told() -> None:
+    text = ("defs:\n  when: &when {type: string, type: integer, description: When.}\n"
+            "tools:\n  - name: a_tool\n    description: First.\n"
+            "    input_schema: {type: object, properties: {when: *when}}\n"
+            "  - name: b_tool\n    description: Second.\n"
+            "    input_schema: {type: object, properties: {at: *when}}\n")
+    found = sorted((f.tools, f.pointer, f.line) for f in _findings({"t.yaml": text}))
+    assert found == [(("a_tool",), "/input_schema/properties/when/type", 2),
+                     (("b_tool",), "/input_schema/properties/at/type", 2)]
+
+
+def test_a_key_repeated_in_a_mapping_merged_in_by_yaml_is_reported_where_it_is_merged() -> None:
+    text = ("tools:\n  - name: a_tool\n    description: First.\n    input_schema:\n      type: object\n"
+            "      properties:\n        when:\n          <<: {type: string, type: integer}\n"
+            "          description: When.\n        at:\n          <<: {type: string, type: integer}\n"
+            "          type: string\n")
+    parsed = parse_bytes("t.yaml", text.encode())
+    assert parsed.tools[0].input_schema["properties"]["when"]["type"] == "integer"  # what the model gets
+    (found,) = _findings({"t.yaml": text})  # `at` writes its own type: the merged ones are not read
+    assert found.pointer == "/input_schema/properties/when/type" and found.line == 8

@@ -268,24 +268,58 @@ def _check_yaml(root: yaml.Node) -> dict[int, tuple[yaml.MappingNode, tuple[tupl
 def _yaml_repeats(
     root: yaml.Node, repeated: dict[int, tuple[yaml.MappingNode, tuple[tuple[str, int], ...]]]
 ) -> tuple[repeats.Repeat, ...]:
-    """Where the mappings of `repeated` are, as paths of the constructed value (first path, if aliased)."""
+    """Where the values of `repeated` end up, as paths of the value constructed from `root`: at every path
+    an alias puts them (each tool that holds one is told), and where a `<<` merges a repeated key in. Run
+    before construction, which flattens merges in place."""
     if not repeated:
         return ()
+    counts = {key: dict(keys) for key, (_, keys) in repeated.items()}
+    kept: dict[int, dict[str, tuple[yaml.Node, int]]] = {}
+    clean: set[int] = set()  # nodes that hold no repeat, walked once however often aliased
     out: list[repeats.Repeat] = []
-    stack: list[tuple[yaml.Node, Path]] = [(root, ())]
-    seen: set[int] = set()
-    while stack and len(seen) < len(repeated):
-        node, path = stack.pop()
+
+    def walk(node: yaml.Node, path: Path) -> bool:
+        if id(node) in clean:
+            return False
+        found = False
         if isinstance(node, yaml.MappingNode):
-            hit = repeated.get(id(node))
-            if hit is not None and id(node) not in seen:
-                seen.add(id(node))
-                out.extend((path, k, n) for k, n in hit[1])
-            stack.extend((v, (*path, key_token(k))) for k, v in node.value
-                         if isinstance(k, yaml.ScalarNode) and k.tag != MERGE_TAG)
+            for token, (value, writer) in _kept_pairs(node, kept).items():
+                times = counts.get(writer, {}).get(token)
+                if times is not None:
+                    out.append((path, token, times))
+                    found = True
+                found = walk(value, (*path, token)) or found
         elif isinstance(node, yaml.SequenceNode):
-            stack.extend((v, (*path, str(i))) for i, v in enumerate(node.value))
+            for i, child in enumerate(node.value):
+                found = walk(child, (*path, str(i))) or found
+        if not found:
+            clean.add(id(node))
+        return found
+
+    walk(root, ())
     return tuple(sorted(out))
+
+
+def _kept_pairs(
+    node: yaml.MappingNode, kept: dict[int, dict[str, tuple[yaml.Node, int]]]
+) -> dict[str, tuple[yaml.Node, int]]:
+    """Each key of the mapping as loaded -> (the value kept, id of the mapping that wrote it), merges
+    included as PyYAML's `flatten_mapping` orders them: later `<<` keys win, within one `<<: [a, b]` the
+    first, and the mapping's own keys win over all."""
+    got = kept.get(id(node))
+    if got is not None:
+        return got
+    merged: dict[str, tuple[yaml.Node, int]] = {}
+    own: dict[str, tuple[yaml.Node, int]] = {}
+    for k, v in node.value:
+        if k.tag == MERGE_TAG:
+            for source in reversed(v.value) if isinstance(v, yaml.SequenceNode) else (v,):
+                if isinstance(source, yaml.MappingNode):
+                    merged.update(_kept_pairs(source, kept))
+        elif isinstance(k, yaml.ScalarNode):
+            own[key_token(k)] = (v, id(node))
+    got = kept[id(node)] = merged | own
+    return got
 
 
 def load_yaml(text: str) -> list[Document]:
@@ -296,8 +330,8 @@ def load_yaml(text: str) -> list[Document]:
     try:
         while loader.check_node():
             node = loader.get_node()
-            repeated = _check_yaml(node)
-            found.append((loader.construct_document(node), node, _yaml_repeats(node, repeated)))
+            where = _yaml_repeats(node, _check_yaml(node))  # before construction flattens merges
+            found.append((loader.construct_document(node), node, where))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
