@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import Any
 
 import yaml
@@ -12,6 +13,7 @@ from tooldiff.parsers import gemini
 from tooldiff.parsers.detect import find, is_wrapper
 from tooldiff.parsers.load import Document, JsonlErrors, LoadError, decode, load_documents
 from tooldiff.parsers.record import Fields
+from tooldiff.parsers.repeats import Repeat
 from tooldiff.parsers.yamlwords import boolean_words
 from tooldiff.positions import LineIndex, Path, escape, split_pointer, to_pointer, yaml_node
 
@@ -54,6 +56,7 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
             continue
         pointers: dict[int, str] = {}  # by id of the parent tuple, shared by the records of one list
         claimed: set[tuple[Path, str]] = set()  # a repeated key above records: told at its first tool only
+        near = _repeats_by_record(doc.repeated, {hit.path for hit in found}) if doc.repeated else {}
         lines, offsets = doc.item_lines(found, index), doc.item_offsets(found)
         for hit, (first, last), (offset, end) in zip(found, lines, offsets, strict=True):
             base = pointers.get(id(hit.parent))
@@ -64,8 +67,8 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
             if tool is not None:
                 if doc.node is not None and tool.schema_key:
                     tool = _with_yaml_words(tool, doc.node, hit.path)
-                if doc.repeated:
-                    tool = _with_repeats(tool, doc, hit.path, hit.fields, claimed)
+                if hit.path in near:
+                    tool = _with_repeats(tool, doc.prefix, near[hit.path], hit.path, hit.fields, claimed)
                 tools.append(tool)
             else:
                 errors.append(ParseError(file=path, line=first, message=message))
@@ -80,8 +83,28 @@ def _with_yaml_words(tool: Tool, root: yaml.Node, record: Path) -> Tool:
     return dataclasses.replace(tool, yaml_words=tuple((f"/input_schema{p}", w, k) for p, w, k in words))
 
 
+def _repeats_by_record(repeated: Iterable[Repeat], records: set[Path]) -> dict[Path, list[Repeat]]:
+    """The repeats each record may hold: in it, or above it on its path. Found by the record's own path, so
+    a file with a repeat in every record costs one lookup per repeat, not every repeat for every record."""
+    out: dict[Path, list[Repeat]] = {}
+    longest = max(map(len, records), default=0)
+    by_prefix: dict[Path, list[Path]] = {}  # (*object, key) above records -> those records
+    for record in records:
+        for k in range(1, len(record)):
+            by_prefix.setdefault(record[:k], []).append(record)
+    for repeat in repeated:
+        obj, key, _ = repeat
+        for k in range(min(len(obj), longest) + 1):
+            if obj[:k] in records:
+                out.setdefault(obj[:k], []).append(repeat)
+        for record in by_prefix.get((*obj, key), ()):
+            out.setdefault(record, []).append(repeat)
+    return out
+
+
 def _with_repeats(
-    tool: Tool, doc: Document, record: Path, fields: Fields, claimed: set[tuple[Path, str]]
+    tool: Tool, prefix: Path, repeated: list[Repeat], record: Path, fields: Fields,
+    claimed: set[tuple[Path, str]],
 ) -> Tool:
     """The keys written twice inside this tool's record, as (pointer from the tool, key, times written,
     ""): in the schema `/input_schema/...`; in the record `/name`, `/description`, `/input_schema` (the
@@ -91,12 +114,12 @@ def _with_repeats(
     body = (*record, *fields.body_path)
     schema = (*body, fields.schema_key) if fields.schema_key else None
     found: list[tuple[str, str, int, str]] = []
-    for obj, key, times in doc.repeated:
+    for obj, key, times in repeated:
         if obj[: len(record)] != record:
             holds = len(obj) < len(record) and record[: len(obj)] == obj and record[len(obj)] == key
             if holds and (obj, key) not in claimed:
                 claimed.add((obj, key))
-                found.append(("", key, times, to_pointer((*doc.prefix, *obj)) or "/"))
+                found.append(("", key, times, to_pointer((*prefix, *obj)) or "/"))
             continue
         if schema is not None and obj[: len(schema)] == schema:
             at = "/input_schema" + to_pointer(obj[len(schema):])
