@@ -85,6 +85,10 @@ def test_values_in_messages_are_written_as_in_yaml() -> None:
     assert error("budgets:\n  tool_tokens: null\n").message == "null is not of type 'integer'"
     assert error("budgets:\n  tool_tokens: yes\n").message == "true is not of type 'integer'"
     assert error("budgets:\n  tool_tokens: abc\n").message == "\"abc\" is not of type 'integer'"
+    assert error("budgets:\n  tool_tokens: café\n").message == "\"café\" is not of type 'integer'"
+    assert error("budgets:\n  tool_tokens: .inf\n").message == ".inf is not of type 'integer'"
+    # a character that is not printable stays escaped, as Python's repr had it
+    assert error('budgets:\n  tool_tokens: "a\\u202eb"\n').message == "\"a\\u202eb\" is not of type 'integer'"
 
 
 def test_empty_file_is_the_defaults() -> None:

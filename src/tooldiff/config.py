@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -327,8 +328,17 @@ def _as_written(error: jsonschema.ValidationError) -> str:
     if isinstance(value, (str, int, float, bool)) or value is None:
         shown = repr(value)
         if message.startswith(shown):
-            return json.dumps(value) + message[len(shown):]
+            return _yaml_scalar(value) + message[len(shown):]
     return message
+
+
+def _yaml_scalar(value: str | int | float | bool | None) -> str:
+    """A scalar as a YAML author writes it: `café` kept (only what does not print is escaped, as repr did),
+    `.inf` rather than JSON's Infinity."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return ".nan" if math.isnan(value) else ".inf" if value > 0 else "-.inf"
+    text = json.dumps(value, ensure_ascii=False)
+    return "".join(ch if ch.isprintable() else json.dumps(ch)[1:-1] for ch in text)
 
 
 def _is_target_list(where: list[str]) -> bool:
