@@ -173,3 +173,16 @@ def test_a_key_repeated_in_a_mapping_merged_in_by_yaml_is_reported_where_it_is_m
     assert parsed.tools[0].input_schema["properties"]["when"]["type"] == "integer"  # what the model gets
     (found,) = _findings({"t.yaml": text})  # `at` writes its own type: the merged ones are not read
     assert found.pointer == "/input_schema/properties/when/type" and found.line == 8
+
+
+def test_yaml_keys_python_holds_equal_load_as_one_key() -> None:
+    """`true` and `1` (True == 1), `2.0` and `2` are one key of the loaded mapping, spelled as the first:
+    the model gets the last value under that name."""
+    text = ("tools:\n  - name: a_tool\n    description: First.\n    input_schema:\n      type: object\n"
+            "      properties:\n        true: {type: string}\n        1: {type: integer}\n"
+            "        2.0: {type: string}\n        2: {type: integer}\n        '2': {type: boolean}\n")
+    parsed = parse_bytes("t.yaml", text.encode())
+    properties = parsed.tools[0].input_schema["properties"]
+    assert properties == {"true": {"type": "integer"}, "2.0": {"type": "integer"}, "2": {"type": "boolean"}}
+    found = sorted((f.pointer, f.evidence["times"], f.line) for f in _findings({"t.yaml": text}))
+    assert found == [("/input_schema/properties/2.0", 2, 10), ("/input_schema/properties/true", 2, 8)]

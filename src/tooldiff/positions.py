@@ -264,6 +264,35 @@ def key_token(key: yaml.ScalarNode) -> str:
     return str(key.value)
 
 
+def loaded_keys(mapping: yaml.MappingNode) -> list[str | None]:
+    """`key_token` of each key of the mapping as the loaded dict spells it: keys Python holds equal (`true`,
+    `1` and `1.0`) are one key, spelled as the first of them, as a dict keeps its first key. None for `<<`
+    and keys that are not scalars."""
+    first: dict[Any, str] = {}
+    out: list[str | None] = []
+    for k, _ in mapping.value:
+        if not isinstance(k, yaml.ScalarNode) or k.tag == MERGE_TAG:
+            out.append(None)
+            continue
+        token = key_token(k)
+        out.append(first.setdefault(_as_python(k, token), token))
+    return out
+
+
+def _as_python(key: yaml.ScalarNode, token: str) -> Any:
+    """The key as a Python dict compares it: a bool or a number by value, anything else by its spelling."""
+    if key.tag == BOOL_TAG:
+        return token == "true"
+    number = _NUMBER_TAGS.get(key.tag)
+    if number is None:
+        return token
+    try:
+        value = number(_SCALARS, key)
+    except (ValueError, OverflowError):
+        return token
+    return value if value == value else token  # NaN equals nothing, not even itself: its spelling
+
+
 def yaml_node(root: yaml.Node, path: Sequence[str]) -> tuple[yaml.Node | None, yaml.Node | None]:
     """The node at `path` and the key node that names it (None for list items and the root)."""
     node: yaml.Node = root
@@ -289,10 +318,10 @@ def _key_in(mapping: yaml.MappingNode, token: str, depth: int = 0) -> tuple[yaml
     in by `<<: *anchor` (the first merged mapping that has it wins, as in construction)."""
     found = None
     merged: list[yaml.Node] = []
-    for k, v in mapping.value:
+    for (k, v), loaded in zip(mapping.value, loaded_keys(mapping), strict=True):
         if k.tag == MERGE_TAG:
             merged.extend(v.value if isinstance(v, yaml.SequenceNode) else [v])
-        elif isinstance(k, yaml.ScalarNode) and key_token(k) == token:
+        elif loaded == token:
             found = (k, v)
     if found is not None or depth > 20:  # merge chains are short; a loader refuses cycles before this
         return found

@@ -21,7 +21,7 @@ from tooldiff.positions import (
     JsonSpans,
     LineIndex,
     Path,
-    key_token,
+    loaded_keys,
     text_kind,
     yaml_lines,
     yaml_node,
@@ -245,9 +245,9 @@ def _check_yaml(root: yaml.Node) -> dict[int, tuple[yaml.MappingNode, tuple[tupl
                 total += size(child, depth + 1)
         elif isinstance(node, yaml.MappingNode):
             seen: dict[str, int] = {}
-            for k, v in node.value:
-                if isinstance(k, yaml.ScalarNode) and k.tag != MERGE_TAG:  # several `<<` all merge
-                    token = key_token(k)  # as loaded: `0x1F` and `31` are one key, `on` and `yes` too
+            # as loaded: `0x1F` and `31` are one key, `on` and `yes` too, and `true` and `1`; `<<` all merge
+            for (k, v), token in zip(node.value, loaded_keys(node), strict=True):
+                if token is not None:
                     seen[token] = seen.get(token, 0) + 1
                 total += size(k, depth + 1) + size(v, depth + 1)
             if len(seen) < sum(seen.values()):
@@ -311,13 +311,13 @@ def _kept_pairs(
         return got
     merged: dict[str, tuple[yaml.Node, int]] = {}
     own: dict[str, tuple[yaml.Node, int]] = {}
-    for k, v in node.value:
+    for (k, v), token in zip(node.value, loaded_keys(node), strict=True):
         if k.tag == MERGE_TAG:
             for source in reversed(v.value) if isinstance(v, yaml.SequenceNode) else (v,):
                 if isinstance(source, yaml.MappingNode):
                     merged.update(_kept_pairs(source, kept))
-        elif isinstance(k, yaml.ScalarNode):
-            own[key_token(k)] = (v, id(node))
+        elif token is not None:
+            own[token] = (v, id(node))
     got = kept[id(node)] = merged | own
     return got
 
