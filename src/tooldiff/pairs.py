@@ -410,7 +410,7 @@ def _number_of(x: ToolView, y: ToolView) -> str | None:
     those words first: the number is left to them."""
     if x.terms.name != y.terms.name:
         return None
-    for term in x.terms.name:
+    for term in sorted(x.terms.name):  # a set's order changes with the hash seed; the label must not
         ours, theirs = x.name_number.get(term), y.name_number.get(term)
         if ours is not None and theirs is not None and ours != theirs:
             return f"[{'all' if ours else 'one'} {term}]"
