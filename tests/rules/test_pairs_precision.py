@@ -331,6 +331,33 @@ def test_a_particle_that_ends_a_name_is_a_word_of_it(a: dict[str, Any], b: dict[
     assert _headline(a, b) in (None, "directional-domination")
 
 
+_AB = _schema(a="integer", b="integer")
+_MASKS = _schema(clip_id="string", other_clip_id="string")
+OPERATORS = [
+    pytest.param(  # vidmagik-mcp, DOCKER: intent-overlap on (logical, mask, vfx)
+        _t("vfx_masks_and", "Logical AND of masks.", _MASKS),
+        _t("vfx_masks_or", "Logical OR of masks.", _MASKS),
+        id="vidmagik-masks-and-vs-or",
+    ),
+    pytest.param(  # math-mcp-server, DOCKER: bit_and / bit_or / bit_not all come down to (bit, bitwise)
+        _t("bit_and", "Bitwise AND of a and b", _AB),
+        _t("bit_or", "Bitwise OR of a and b", _AB),
+        id="math-bit-and-vs-or",
+    ),
+    pytest.param(  # math-mcp-server, DOCKER
+        _t("bit_not", "Bitwise NOT of a (complement)", _schema(a="integer")),
+        _t("bit_or", "Bitwise OR of a and b", _AB),
+        id="math-bit-not-vs-or",
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), OPERATORS)
+def test_a_logical_operator_that_ends_a_name_is_a_word_of_it(a: dict[str, Any], b: dict[str, Any]) -> None:
+    # and / or / not are stopwords in prose, but the operator a name ends in is what the tool computes.
+    assert _headline(a, b) is None
+
+
 def test_a_transaction_is_not_a_payment() -> None:
     # mysql-mcp, DOCKER: mysql_transaction_rollback / mysql_transaction_rollback_to "share mysql, payment,
     # rollback". A transaction is also a database's, a blockchain's or Sentry's: the word stays itself.
