@@ -144,7 +144,8 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
     ("the Brave Search API"), while the other edge is one the description does use. When neither edge is
     used (`ascvd_for_clinicalmarkers`: "This is the subfunction for tool ...") nothing is stripped, and a
     description too short to tell strips nothing either. Never a verb. Systems a request names (GitHub
-    against GitLab) are handled by `overlap.different_systems`.
+    against GitLab) are handled by `overlap.different_systems`. An edge the description writes as two words
+    (`write_audiofile`: "an audio clip to a file") is no vendor: `analyse` keeps it as those words.
     """
     if len(name_seq) < 2 or len(terms.desc) < 2:
         return frozenset()
@@ -191,6 +192,22 @@ def _derived_in(term: str, terms: Terms) -> bool:
     return any(w.lower().startswith(stem) for w in words(terms.stripped))
 
 
+COMPOUND_PART_MIN = 3  # letters of each part: `audio` + `file`, `data` + `source`; `a` + `pi` says nothing
+
+
+def spelled_apart(term: str, terms: Terms) -> tuple[str, ...]:
+    """The terms of the two words a description writes a closed compound of the name as (`audiofile`:
+    "an audio clip to a file" -> audio, file), or () when it does not. A vendor's name is not two words of
+    its description; a word the description writes whole ("HubSpot") is not split."""
+    if len(term) < 2 * COMPOUND_PART_MIN or term in terms.desc:
+        return ()
+    spelled = terms.desc.union(w.lower() for w in words(terms.stripped))
+    for i in range(COMPOUND_PART_MIN, len(term) - COMPOUND_PART_MIN + 1):
+        if term[:i] in spelled and term[i:] in spelled:
+            return tuple(t for p in (term[:i], term[i:]) if (t := normalise_name_word(p)))
+    return ()
+
+
 @cache
 def _name_word_terms() -> frozenset[str]:
     """The terms `lexicon.name_words` give in a name, and its closing particles (prose drops both)."""
@@ -207,6 +224,14 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
     compatible = lexicon().compatible_actions
     extra = [c for a in actions for c in compatible.get(a, ())]
     vendors = vendor_terms(name_seq, terms)
+    core = tuple(t for t in name_seq if t not in vendors) if vendors else name_seq
+    core_set = terms.name - vendors if vendors else terms.name
+    if len(vendors) == 1 and (apart := spelled_apart(edge := next(iter(vendors)), terms)):
+        # `write_audiofile`: "Write an audio clip to a file" writes the edge as two words, so it is no vendor
+        # but those words (write, audio, file): a request is tested against them.
+        vendors = EMPTY
+        core = tuple(p for t in name_seq for p in (apart if t == edge else (t,)))
+        core_set = frozenset(core)
     # A plural filler word ending the name (get_object_details) leaves the plural to the last word that is a
     # term: it returns one object, not many details. A singular one (users_info) keeps the name singular.
     last = split_identifier(tool.name)[-1:]
@@ -218,13 +243,13 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
         terms=terms,
         name_seq=name_seq,
         desc_terms=terms.desc,
-        core=tuple(t for t in name_seq if t not in vendors) if vendors else name_seq,
+        core=core,
         plural=bool(last) and fold_plural(last[0]) != last[0],
         actions=actions,
         index_terms=terms.all.union(extra) if extra else terms.all,
         # Alias notices name the other tool: both ends meet on the name.
         mentions=(low := tool.name.lower(), *(m for m in terms.alias_mentions if m != low)),
-        core_set=terms.name - vendors if vendors else terms.name,
+        core_set=core_set,
         flex=actions if actions and all(a in compatible for a in actions) else EMPTY,
         tool_settings=ctx.tool_settings,
     )

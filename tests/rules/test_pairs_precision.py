@@ -358,6 +358,16 @@ def test_a_logical_operator_that_ends_a_name_is_a_word_of_it(a: dict[str, Any], 
     assert _headline(a, b) is None
 
 
+def test_a_name_word_the_description_writes_as_two_words_is_those_words() -> None:
+    # vidmagik-mcp, DOCKER: intent-overlap "A router cannot separate write_audiofile and write_videofile":
+    # "audiofile" is never a word of "Write an audio clip to a file", so it was stripped as a vendor suffix
+    # and both names came down to (write). A name word the description spells as two words is those words.
+    clip = {"clip_id": "string", "filename": "string", "fps": "integer", "codec": "string"}
+    a = _t("write_audiofile", "Write an audio clip to a file.", _schema(**clip))
+    b = _t("write_videofile", "Write a video clip to a file.", _schema(**clip, audio_codec="string"))
+    assert _headline(a, b) is None
+
+
 def test_a_transaction_is_not_a_payment() -> None:
     # mysql-mcp, DOCKER: mysql_transaction_rollback / mysql_transaction_rollback_to "share mysql, payment,
     # rollback". A transaction is also a database's, a blockchain's or Sentry's: the word stays itself.

@@ -4,7 +4,8 @@
 A pair that overlaps in intent, judged on two things together (`tooldiff.overlap`):
 - the terms after the synonym lexicon, including the nouns a domain uses for one thing (document, page, doc,
   article; ticket, issue; message, post): the action agrees (search, retrieval, creation, ...), neither name
-  holds a term the other tool's text lacks (a vendor prefix such as `puppeteer_` or `_exa` does not count;
+  holds a term the other tool's text lacks (a vendor prefix such as `puppeteer_` or `_exa` does not count,
+  a name word its description writes as two words counts as those, `write_audiofile` as audio and file;
   of a description over 1,024 characters only the opening 500 count, as its later lines mention neighbours'
   objects in passing), and each summary is mostly found in the other's text;
 - the argument shape, with synonym argument names folded (query/question, limit/top_k, from/to and
