@@ -171,11 +171,12 @@ def test_duplicate_keys(tmp_path: Path) -> None:
     model gets it, and the repeated key is a finding on the line of the value kept."""
     report = check_json(workspace(tmp_path, "duplicate-keys.json", "duplicate-keys.yaml"), case="duplicates")
     assert not [f for f in report["findings"] if f["code"] == "parse-error"]
-    for name, line in (("duplicate-keys.json", 3), ("duplicate-keys.yaml", 2)):
+    for name, line, kept in (("duplicate-keys.json", 3, 7), ("duplicate-keys.yaml", 2, 5)):
         (tool,) = [t for t in report["tools"] if t["file"] == name]
         assert tool["name"] == "send_email" and tool["line"] == line
         (found,) = [f for f in report["findings"] if f["code"] == "duplicate-key" and f["file"] == name]
         assert found["pointer"] == "/description" and found["tools"] == ["send_email"]
+        assert found["line"] == kept  # the description kept, not the record's first line
     explained = cli(workspace(tmp_path, "duplicate-keys.json"), "describe", "duplicate-keys.json")
     assert "send_email" in explained.stdout and "duplicate-key" in explained.stdout
     assert_good_analysed(report)

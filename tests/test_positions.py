@@ -188,15 +188,13 @@ def test_findings_on_properties_keep_their_lines_whatever_else_the_record_holds(
 
 def _file_walk_lines(data: bytes, wanted: list[tuple[Tool, str]]) -> list[int]:
     """The line of each (tool, pointer) the slow way: the file walk of `Locator.line` from the top, and the
-    nearest ancestor that has a line, else the tool's own line."""
+    nearest ancestor that has a line (a record key: in the body, then the record), else the tool's own."""
+    from tooldiff.engine import _Locations
+
     loc = Locator("t.json", data)
     out = []
     for tool, pointer in wanted:
-        line = None
-        if pointer.startswith("/input_schema"):
-            path = tool.schema_pointer + pointer[len("/input_schema"):]
-            while line is None and path != tool.schema_pointer:
-                line = loc.line(path)
-                path = path.rsplit("/", 1)[0]
+        chain = _Locations._candidates(tool, pointer)
+        line = next((n for n in map(loc.line, chain) if n is not None), None)
         out.append(tool.line if line is None else line)
     return out

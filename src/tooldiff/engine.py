@@ -47,66 +47,106 @@ class Analysis:
 
 
 class _Locations:
-    """Maps a finding's tool-relative pointer to a line, parsing a file for positions only when asked."""
+    """Maps a finding's tool-relative pointer to a line, parsing a file for positions only when asked.
+
+    `/input_schema...` is found under the tool's schema; any other pointer but "" (`/name`, `/description`,
+    `/annotations/...`, a key written twice) under the record's body (OpenAI Chat: `function`), else the
+    record itself (where duplicate-key reports keys outside the body)."""
 
     def __init__(self, files: Mapping[str, bytes]) -> None:
         self._files = files
         self._locators: dict[str, Locator] = {}
 
-    def _locator(self, tool: Tool, pointer: str) -> Locator | None:
-        if not pointer.startswith("/input_schema") or not tool.schema_pointer:
-            return None
-        data = self._files.get(tool.file)
+    def _locator(self, file: str) -> Locator | None:
+        data = self._files.get(file)
         if data is None:
             return None
-        loc = self._locators.get(tool.file)
+        loc = self._locators.get(file)
         if loc is None:
-            loc = self._locators[tool.file] = Locator(tool.file, data)
+            loc = self._locators[file] = Locator(file, data)
         return loc
 
     @staticmethod
     def _candidates(tool: Tool, pointer: str) -> list[str]:
-        # The pointer, then its ancestors up to the schema: defaults filled in have no line of their own.
-        path = tool.schema_pointer + pointer[len("/input_schema"):]
-        out = [path]
-        while path != tool.schema_pointer and "/" in path:
-            path = path.rsplit("/", 1)[0]
-            out.append(path)
+        """File pointers to try, best first; [] where the tool's own line is the answer. After the pointer
+        come its ancestors: a default filled in (a missing description) has no line of its own."""
+        if pointer.startswith("/input_schema"):
+            if not tool.schema_pointer:
+                return []
+            path = tool.schema_pointer + pointer[len("/input_schema"):]
+            out = [path]
+            while path != tool.schema_pointer and "/" in path:
+                path = path.rsplit("/", 1)[0]
+                out.append(path)
+            return out
+        if not pointer.startswith("/"):
+            return []
+        body = _body_pointer(tool)
+        out = []
+        while pointer:
+            out.append(body + pointer)
+            if body != tool.pointer:
+                out.append(tool.pointer + pointer)
+            pointer = pointer.rsplit("/", 1)[0]
         return out
 
     def line(self, tool: Tool, pointer: str) -> int:
-        loc = self._locator(tool, pointer)
+        candidates = self._candidates(tool, pointer)
+        loc = self._locator(tool.file) if candidates else None
         if loc is None:
             return tool.line
-        for path in self._candidates(tool, pointer):
+        for path in candidates:
             line = loc.line(path)
             if line is not None:
                 return line
         return tool.line
 
-    def _from_records(self, wanted: Sequence[tuple[Tool, str]]) -> dict[int, int]:
-        """Index in `wanted` -> line, for the pointers found by walking their tool's record alone."""
-        # file -> (record start, end) -> (index in `wanted`, path inside the record, whether the parse has it)
-        asks: dict[str, dict[tuple[int, int], list[tuple[int, Path, bool]]]] = {}
+    def _from_records(self, wanted: Sequence[tuple[Tool, str]]) -> dict[int, int | None]:
+        """Index in `wanted` -> line, for the pointers found by walking their tool's record alone. A record
+        key's answer is final (None: not in the record, so the tool's own line); a schema pointer not
+        found there is left out, for the file walk."""
+        # file -> (record start, end) -> (ask, path inside the record, whether the parse has it, first)
+        asks: dict[str, dict[tuple[int, int], list[tuple[int, Path, bool, bool]]]] = {}
+        owners: list[int] = []  # ask -> index in `wanted`
+        keys: dict[int, list[int]] = {}  # index in `wanted` of a record key -> its asks, best first
         for k, (tool, pointer) in enumerate(wanted):
-            if tool.offset < 0 or not pointer.startswith("/input_schema") or not tool.schema_pointer:
+            if tool.offset < 0 or not pointer.startswith("/"):
                 continue
-            if not tool.schema_pointer.startswith(tool.pointer):
+            record = (tool.offset, tool.end_offset)
+            if not pointer.startswith("/input_schema"):
+                # No key written twice in the record: the first member of each object on the path is it.
+                first = not tool.repeated_keys
+                inside = len(tool.pointer)
+                mine = keys[k] = []
+                for path in self._candidates(tool, pointer):
+                    mine.append(len(owners))
+                    asks.setdefault(tool.file, {}).setdefault(record, []).append(
+                        (len(owners), split_pointer(path[inside:]), False, first))
+                    owners.append(k)
+                continue
+            if not tool.schema_pointer or not tool.schema_pointer.startswith(tool.pointer):
                 continue
             below = pointer[len("/input_schema"):]
-            path = split_pointer(tool.schema_pointer[len(tool.pointer):] + below)
-            record = (tool.offset, tool.end_offset)
             there = _has_path(tool.input_schema, split_pointer(below))
-            asks.setdefault(tool.file, {}).setdefault(record, []).append((k, path, there))
-        found: dict[int, int] = {}
+            asks.setdefault(tool.file, {}).setdefault(record, []).append(
+                (len(owners), split_pointer(tool.schema_pointer[len(tool.pointer):] + below), there, False))
+            owners.append(k)
+        lines: dict[int, int] = {}
+        walked: set[str] = set()
         for file, records in asks.items():
-            data = self._files.get(file)
-            if data is None:
+            loc = self._locator(file)
+            if loc is None or not loc.walks_records():
                 continue
-            loc = self._locators.get(file)
-            if loc is None:
-                loc = self._locators[file] = Locator(file, data)
-            found.update(loc.lines_in_records(records))
+            walked.add(file)
+            lines.update(loc.lines_in_records(records))
+        found: dict[int, int | None] = {}
+        for k, mine in keys.items():
+            if wanted[k][0].file in walked:
+                found[k] = next((lines[a] for a in mine if a in lines), None)
+        for a, line in lines.items():
+            k = owners[a]
+            if k not in keys:
+                found[k] = line
         return found
 
     def lines(self, wanted: Sequence[tuple[Tool, str]]) -> list[int]:
@@ -116,33 +156,36 @@ class _Locations:
         (one walk of the record, not of the file); the rest, and any pointer not found that way, as before.
         """
         from_records = self._from_records(wanted)
-        paths: list[str | None] = []
+        chains: list[list[str]] = []
         per_file: dict[str, list[str]] = {}
         for k, (tool, pointer) in enumerate(wanted):
-            path = None
-            if k not in from_records and self._locator(tool, pointer) is not None:
-                path = tool.schema_pointer + pointer[len("/input_schema"):]
-                per_file.setdefault(tool.file, []).append(path)
-            paths.append(path)
+            chain = [] if k in from_records else self._candidates(tool, pointer)
+            if chain and self._locator(tool.file) is not None:
+                per_file.setdefault(tool.file, []).append(chain[0])
+            else:
+                chain = []
+            chains.append(chain)
         found = {f: self._locators[f].lines(ps) for f, ps in per_file.items()}
         # The few pointers with no line of their own (defaults filled in): their ancestors, again in one go.
         misses: dict[str, list[str]] = {}
-        for (tool, pointer), path in zip(wanted, paths, strict=True):
-            if path is not None and found[tool.file][path] is None:
-                misses.setdefault(tool.file, []).extend(self._candidates(tool, pointer)[1:])
+        for (tool, _), chain in zip(wanted, chains, strict=True):
+            if chain and found[tool.file][chain[0]] is None:
+                misses.setdefault(tool.file, []).extend(chain[1:])
         for f, ps in misses.items():
             found[f].update(self._locators[f].lines(ps))
         out = []
-        for k, ((tool, pointer), path) in enumerate(zip(wanted, paths, strict=True)):
+        for k, ((tool, _), chain) in enumerate(zip(wanted, chains, strict=True)):
             line = from_records.get(k)
-            if path is not None:
+            if chain:
                 known = found[tool.file]
-                line = known[path]
-                if line is None:
-                    chain = self._candidates(tool, pointer)[1:]
-                    line = next((n for n in map(known.__getitem__, chain) if n is not None), None)
+                line = next((n for n in map(known.__getitem__, chain) if n is not None), None)
             out.append(tool.line if line is None else line)
         return out
+
+
+def _body_pointer(tool: Tool) -> str:
+    """The file pointer of the object holding the tool's name and description: the schema's parent."""
+    return tool.schema_pointer.rsplit("/", 1)[0] if tool.schema_key else tool.schema_pointer
 
 
 def _has_path(value: Any, path: Path) -> bool:

@@ -183,6 +183,36 @@ class JsonSpans:
             i = m.end()
 
 
+def _first_member(spans: JsonSpans, at: int, path: Path) -> int | None:
+    """Where the key at `path` below the object at offset `at` starts, taking in each object the first
+    member with that key: right only where no object on the path writes a key twice (the caller knows).
+    Stops there. -1: the path is not there; None: this cannot tell (a list on the path, not JSON)."""
+    s, get_key = spans.text, spans._key
+    found = -1
+    try:
+        for token in path:
+            i = _WS.match(s, at).end()  # type: ignore[union-attr]
+            if s[i] != "{":
+                return None
+            i = _WS.match(s, i + 1).end()  # type: ignore[union-attr]
+            if s[i] == "}":
+                return -1
+            while True:
+                found = i
+                key, at = get_key(i)
+                if key == token:
+                    break
+                m = _AFTER.match(s, _scan_end(s, at))
+                if m is None:
+                    return None
+                if m.group(1) != ",":
+                    return -1
+                i = m.end()
+    except (ValueError, IndexError, RecursionError, StopIteration):
+        return None
+    return spans.base + found
+
+
 def _spans_from(spans: JsonSpans, at: int, paths: list[Path]) -> dict[Path, Span]:
     """The spans of `paths` below the value at offset `at` (none where the text there is not JSON)."""
     out: dict[Path, Span] = {}
@@ -401,40 +431,51 @@ class Locator:
                     self.line(pointer)
         return {p: self._cache[p] for p in pointers}
 
+    def walks_records(self) -> bool:
+        """Whether `lines_in_records` answers here (JSON; JSONL lines and YAML go through `lines`)."""
+        if not self._ready:
+            self._prepare()
+        return self._kind == "json"
+
     def lines_in_records(
-        self, records: dict[tuple[int, int], list[tuple[int, Path, bool]]]
+        self, records: dict[tuple[int, int], list[tuple[int, Path, bool, bool]]]
     ) -> dict[int, int]:
         """JSON only: for each record's (start, end) offsets, the (key, path inside the record, whether the
-        parsed record has that path) asked there -> the line of that path, walking each record alone. Keys
-        whose path is not there are left out.
+        parsed record has that path, whether no object in the record writes a key twice) asked there -> the
+        line of that path, walking each record alone. Keys whose path is not there are left out.
 
         A path the parse has, through a property whose name is a key only once in the record, is walked
         from that key (`_only_key`): most findings are on properties, and this skips the rest of the
-        record."""
-        if not self._ready:
-            self._prepare()
-        if self._kind != "json":
+        record. A path in a record with no key written twice is read member by member until it is found
+        (`_first_member`): a record's name or description costs a few members, not the whole record."""
+        if not self.walks_records():
             return {}
         spans = JsonSpans(self._text)
         starts: dict[int, int] = {}
         for (start, end), asked in records.items():
-            rest = asked
-            if start < end and self._text.find("\\u", start, end) < 0:  # no key can be spelt otherwise
-                rest = []
-                for key, path, there in asked:
-                    at = self._only_key(start, end, path) if there else None
+            rest = []
+            plain = start < end and self._text.find("\\u", start, end) < 0  # no key can be spelt otherwise
+            for key, path, there, first in asked:
+                if first:
+                    at = _first_member(spans, start, path)
                     if at is None:
-                        rest.append((key, path, there))
-                        continue
-                    kstart, vstart, tail = at
-                    if not tail:
-                        starts[key] = kstart
-                    elif tail in (found := _spans_from(spans, vstart, [tail])):
-                        starts[key] = found[tail][0]
+                        rest.append((key, path))
+                    elif at >= 0:
+                        starts[key] = at
+                    continue
+                only = self._only_key(start, end, path) if plain and there else None
+                if only is None:
+                    rest.append((key, path))
+                    continue
+                kstart, vstart, tail = only
+                if not tail:
+                    starts[key] = kstart
+                elif tail in (found := _spans_from(spans, vstart, [tail])):
+                    starts[key] = found[tail][0]
             if not rest:
                 continue
-            found = _spans_from(spans, start, [path for _, path, _ in rest])
-            for key, path, _ in rest:
+            found = _spans_from(spans, start, [path for _, path in rest])
+            for key, path in rest:
                 if path in found:
                     starts[key] = found[path][0]
         lines = self._index.lines(list(starts.values()))
