@@ -2,12 +2,11 @@
 
 ## What it finds
 An object in a tool's record (its name, description, input schema, or anything else in it) that writes the
-same key twice, in a JSON, JSON Lines or YAML file. The finding sits on the key: in the input schema, at the
-line of the value that is kept (the last one); elsewhere in the record, at the tool's first line, as the
-other findings on a tool's name or description are. A key above the records written twice (`"tools"` twice
-in one file: the tools of the first are never read) is reported once, on the first tool the file still holds
-under it. A YAML mapping that an alias or a `<<` merge brings into tools is reported in each tool, wherever
-the anchor is written.
+same key twice, in a JSON, JSON Lines or YAML file. The finding sits on the key, at the line of the value
+that is kept (the last one), in the input schema as elsewhere in the record. A key above the records written
+twice (`"tools"` twice in one file: the tools of the first are never read) is reported once, on the first
+tool the file still holds under it. A YAML mapping that an alias or a `<<` merge brings into tools is
+reported in each tool, wherever the anchor is written.
 
 ## Why it matters
 Parsers do not agree on what a repeated key means, and most say nothing. Python's `json`, JavaScript's
