@@ -105,48 +105,42 @@ class _Locations:
         """Index in `wanted` -> line, for the pointers found by walking their tool's record alone. A record
         key's answer is final (None: not in the record, so the tool's own line); a schema pointer not
         found there is left out, for the file walk."""
-        # file -> (record start, end) -> (ask, path inside the record, whether the parse has it, first)
+        # file -> (record start, end) -> (ask, path inside the record, whether the parse has it, first).
+        # A schema pointer's ask is its index k in `wanted`; a record key's jth candidate's, k + n * (j + 1).
         asks: dict[str, dict[tuple[int, int], list[tuple[int, Path, bool, bool]]]] = {}
-        owners: list[int] = []  # ask -> index in `wanted`
-        keys: dict[int, list[int]] = {}  # index in `wanted` of a record key -> its asks, best first
+        n = len(wanted)
+        keys: dict[int, int] = {}  # index in `wanted` of a record key -> how many candidates it asked
         for k, (tool, pointer) in enumerate(wanted):
-            if tool.offset < 0 or not pointer.startswith("/"):
+            if tool.offset < 0 or not pointer:
                 continue
-            record = (tool.offset, tool.end_offset)
-            if not pointer.startswith("/input_schema"):
-                # No key written twice in the record: the first member of each object on the path is it.
-                first = not tool.repeated_keys
-                inside = len(tool.pointer)
-                mine = keys[k] = []
-                for path in self._candidates(tool, pointer):
-                    mine.append(len(owners))
-                    asks.setdefault(tool.file, {}).setdefault(record, []).append(
-                        (len(owners), split_pointer(path[inside:]), False, first))
-                    owners.append(k)
+            if pointer.startswith("/input_schema"):
+                if not tool.schema_pointer or not tool.schema_pointer.startswith(tool.pointer):
+                    continue
+                below = pointer[len("/input_schema"):]
+                there = _has_path(tool.input_schema, split_pointer(below))
+                path = split_pointer(tool.schema_pointer[len(tool.pointer):] + below)
+                asks.setdefault(tool.file, {}).setdefault((tool.offset, tool.end_offset), []).append(
+                    (k, path, there, False))
                 continue
-            if not tool.schema_pointer or not tool.schema_pointer.startswith(tool.pointer):
-                continue
-            below = pointer[len("/input_schema"):]
-            there = _has_path(tool.input_schema, split_pointer(below))
-            asks.setdefault(tool.file, {}).setdefault(record, []).append(
-                (len(owners), split_pointer(tool.schema_pointer[len(tool.pointer):] + below), there, False))
-            owners.append(k)
-        lines: dict[int, int] = {}
+            # No key written twice in the record: the first member of each object on the path is it.
+            first = not tool.repeated_keys
+            inside = len(tool.pointer)
+            asked = asks.setdefault(tool.file, {}).setdefault((tool.offset, tool.end_offset), [])
+            chain = self._candidates(tool, pointer)
+            for j, candidate in enumerate(chain):
+                asked.append((k + n * (j + 1), split_pointer(candidate[inside:]), False, first))
+            keys[k] = len(chain)
+        found: dict[int, int | None] = {}
         walked: set[str] = set()
         for file, records in asks.items():
             loc = self._locator(file)
-            if loc is None or not loc.walks_records():
-                continue
-            walked.add(file)
-            lines.update(loc.lines_in_records(records))
-        found: dict[int, int | None] = {}
-        for k, mine in keys.items():
+            if loc is not None and loc.walks_records():
+                walked.add(file)
+                found.update(loc.lines_in_records(records))
+        for k, count in keys.items():
             if wanted[k][0].file in walked:
-                found[k] = next((lines[a] for a in mine if a in lines), None)
-        for a, line in lines.items():
-            k = owners[a]
-            if k not in keys:
-                found[k] = line
+                lines = [found.pop(k + n * j, None) for j in range(1, count + 1)]
+                found[k] = next((line for line in lines if line is not None), None)
         return found
 
     def lines(self, wanted: Sequence[tuple[Tool, str]]) -> list[int]:
