@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from tooldiff.config import Selection
 from tooldiff.eventplan import Plan
 from tooldiff.model import Report
 from tooldiff.settings import Settings, SettingsError
@@ -41,6 +42,11 @@ def merge(a: Report, b: Report) -> Report:
         config_changes=a.config_changes + b.config_changes)
 
 
+def _selection(settings: Settings) -> Selection:
+    """The `select` and `ignore` inputs, as the command line's flags."""
+    return Selection(settings.select, settings.ignore)
+
+
 def _diff(settings: Settings, plan: Plan) -> Report:
     from tooldiff import diffrun
 
@@ -48,12 +54,13 @@ def _diff(settings: Settings, plan: Plan) -> Report:
     base_dump, head_dump = _dump(settings, settings.base_tools), _dump(settings, settings.head_tools)
     both = bool(base_dump and head_dump)
     # On every event the action never runs commands, whoever wrote the config: the dumps stand for them.
+    chosen = _selection(settings)
     report = diffrun.run_diff(settings.workspace, plan.base, plan.head, paths=settings.paths,
                               config_from="head" if plan.trusted_head else "base", run_commands=False,
                               config_path=settings.config or None, targets=tuple(settings.targets),
-                              commands_refused=None if both else COMMANDS_REFUSED)
+                              commands_refused=None if both else COMMANDS_REFUSED, adjust=chosen.apply)
     if base_dump and head_dump:
-        report = merge(report, diffrun.run_diff_paths(base_dump, head_dump))
+        report = merge(report, diffrun.run_diff_paths(base_dump, head_dump, adjust=chosen.apply))
     elif base_dump or head_dump:
         report = dataclasses.replace(report, notes=(
             *report.notes, "Code-defined tools were not compared: give both `base-tools` and `head-tools`."))
@@ -79,7 +86,7 @@ def _audit(settings: Settings, plan: Plan) -> Report:
         if not plan.trusted_head:
             raise SettingsError("the base commit of this pull_request_target run cannot be read, so an "
                                 "audit would have to use the PR's own config") from None
-    config = find_config(trusted or source, settings.config)
+    config = _selection(settings).apply(find_config(trusted or source, settings.config))
     if settings.targets and hasattr(config, "targets"):
         config = dataclasses.replace(config, targets=tuple(settings.targets))
     report = run_check(source, config, settings.paths, mode="audit", head_ref=head, baseline_source=trusted)

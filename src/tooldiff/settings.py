@@ -44,6 +44,8 @@ class Settings:
     paths: tuple[str, ...] = ()
     config: str | None = None
     targets: tuple[str, ...] = ()
+    select: tuple[str, ...] = ()  # rule codes, as `--select` and `--ignore` take them
+    ignore: tuple[str, ...] = ()
     fail_on: FailOn | None = None  # None: the config's `fail_on`, else error
     comment: CommentMode = "update"
     comment_id: str = "default"
@@ -107,6 +109,17 @@ def _targets(env: Mapping[str, str]) -> tuple[str, ...]:
     return names
 
 
+def _codes(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """The `select` or `ignore` input: rule codes checked as the command line checks them."""
+    from tooldiff.config import ConfigError, Selection
+
+    try:
+        chosen = Selection.parse([",".join(_list(_input(env, name)))], None)
+    except ConfigError as exc:
+        raise SettingsError(f"input {name}: {exc.message}") from None
+    return chosen.select
+
+
 def _path(env: Mapping[str, str], name: str) -> Path | None:
     value = env.get(name, "").strip()
     return Path(value) if value else None
@@ -140,6 +153,8 @@ def from_env(env: Mapping[str, str]) -> Settings:
         paths=_list(_input(env, "paths")),
         config=_optional(env, "config"),
         targets=_targets(env),
+        select=_codes(env, "select"),
+        ignore=_codes(env, "ignore"),
         fail_on=cast(FailOn | None, _choice(env, "fail-on", FAIL_ON, "") or None),
         comment=cast(CommentMode, _choice(env, "comment", COMMENT_MODES, "update")),
         comment_id=comment_id,

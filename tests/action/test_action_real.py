@@ -65,6 +65,25 @@ def test_workflow_dispatch_audit_writes_sarif(fake: FakeGitHub, tmp_path: Path) 
     assert (pr.repo / "tooldiff-report.json").is_file() and fake.requests == []
 
 
+def test_select_and_ignore_inputs_choose_the_rules(fake: FakeGitHub, tmp_path: Path) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    event = pr.event_dir / "event.json"
+    assert run(fake, tmp_path, "pull_request", event, pr.repo, pr.head) == 1  # the overlap, a warning
+    assert run(fake, tmp_path, "pull_request", event, pr.repo, pr.head, ignore="intent-overlap") == 0
+    # An audit (the dispatch event replaces the PR's event file).
+    code = run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head,
+               ignore="intent-overlap")
+    assert code == 0
+    sarif = json.loads((pr.repo / "tooldiff.sarif").read_text())
+    codes = {r["ruleId"] for r in sarif["runs"][0]["results"]}
+    assert codes and "intent-overlap" not in codes
+    assert run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head,
+               select="intent-overlap") == 1
+    sarif = json.loads((pr.repo / "tooldiff.sarif").read_text())
+    assert {r["ruleId"] for r in sarif["runs"][0]["results"]} == {"intent-overlap"}
+
+
 def test_shallow_checkout_fetches_the_base(fake: FakeGitHub, tmp_path: Path) -> None:
     """actions/checkout clones one commit deep: the merge base must be fetched from origin."""
     origin = PullRequest(tmp_path / "origin", fake)

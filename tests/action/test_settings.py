@@ -76,11 +76,19 @@ def test_inputs_keep_their_hyphens_and_enterprise_urls() -> None:
         ("GITHUB_REPOSITORY", "not a repo", "GITHUB_REPOSITORY"),
         ("GITHUB_API_URL", "ftp://x", "GITHUB_API_URL"),
         ("INPUT_TARGETS", "openai, openai-strickt", "targets: unknown target 'openai-strickt': did you mean"),
+        ("INPUT_SELECT", "intent-overlapp", "input select: unknown rule 'intent-overlapp': did you mean"),
+        ("INPUT_IGNORE", "nope", "input ignore: unknown rule 'nope'"),
     ],
 )
 def test_bad_values_are_named(key: str, value: str, named: str) -> None:
     with pytest.raises(SettingsError, match=named):
         from_env({**BASE, key: value})
+
+
+def test_select_and_ignore_take_codes_as_the_command_line_does() -> None:
+    env = {**BASE, "INPUT_SELECT": "intent-overlap\nBLAST_RADIUS_TWIN", "INPUT_IGNORE": "mode-argument"}
+    s = from_env(env)
+    assert s.select == ("intent-overlap", "blast-radius-twin") and s.ignore == ("mode-argument",)
 
 
 def test_token_is_hidden_from_repr() -> None:
