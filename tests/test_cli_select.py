@@ -89,3 +89,11 @@ def test_select_reaches_describe_and_diff(
     assert {f["code"] for f in json.loads(capsys.readouterr().out)["findings"]} == {"intent-overlap"}
     main(["diff", "--base", "main", "--format", "json"])
     assert "missing-description" in {f["code"] for f in json.loads(capsys.readouterr().out)["findings"]}
+
+
+def test_an_unknown_code_is_named_before_any_path_or_ref_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = str(tmp_path / "nowhere")
+    assert main(["diff", missing, missing + "2", "--select", "nope"]) == 2
+    assert "--select: unknown rule 'nope'" in capsys.readouterr().err

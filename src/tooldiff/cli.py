@@ -100,9 +100,8 @@ def _selection(p: argparse.ArgumentParser) -> None:
 
 
 def _selected(args: argparse.Namespace, config: Config) -> Config:
-    from tooldiff.config import Selection
-
-    return Selection.parse(args.select, args.ignore).apply(config)
+    """The config with `--select` and `--ignore` applied (parsed once, before any work: see `_main`)."""
+    return args.selection.apply(config) if args.selection is not None else config
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -218,6 +217,12 @@ def _main(args: argparse.Namespace) -> int:
     from tooldiff.sources import PathsError
 
     try:
+        args.selection = None
+        if getattr(args, "select", None) or getattr(args, "ignore", None):
+            from tooldiff.config import Selection
+
+            # An unknown code is a usage error before any file or ref is read.
+            args.selection = Selection.parse(args.select, args.ignore)
         return _dispatch(args)
     except (ConfigError, GitError, BaselineError, PathsError) as exc:
         from tooldiff.render.escape import plain
