@@ -281,17 +281,25 @@ _SCALARS = yaml.constructor.SafeConstructor()
 def key_token(key: yaml.ScalarNode) -> str:
     """The JSON key a YAML key becomes: a plain `on:` is the boolean true in YAML 1.1, so "true"; `0x1F:` is
     the integer 31, so "31"; `~:` is null, so "null" (as the loader's keys are made strings)."""
+    return _loaded_key(key)[1]
+
+
+def _loaded_key(key: yaml.ScalarNode) -> tuple[Any, str]:
+    """(the key as a Python dict compares it: a bool or a number by value, anything else by its spelling;
+    the JSON key it becomes)."""
     if key.tag == BOOL_TAG:
-        return yaml_bool(key.value)
+        token = yaml_bool(key.value)
+        return token == "true", token
     number = _NUMBER_TAGS.get(key.tag)
     if number is not None:
         try:
-            return str(number(_SCALARS, key))
+            value = number(_SCALARS, key)
         except (ValueError, OverflowError):
-            return str(key.value)
-    if key.tag == "tag:yaml.org,2002:null":
-        return "null"
-    return str(key.value)
+            return str(key.value), str(key.value)
+        token = str(value)
+        return (value if value == value else token), token  # NaN equals nothing, not even itself
+    token = "null" if key.tag == "tag:yaml.org,2002:null" else str(key.value)
+    return token, token
 
 
 def loaded_keys(mapping: yaml.MappingNode) -> list[str | None]:
@@ -304,23 +312,9 @@ def loaded_keys(mapping: yaml.MappingNode) -> list[str | None]:
         if not isinstance(k, yaml.ScalarNode) or k.tag == MERGE_TAG:
             out.append(None)
             continue
-        token = key_token(k)
-        out.append(first.setdefault(_as_python(k, token), token))
+        value, token = _loaded_key(k)
+        out.append(first.setdefault(value, token))
     return out
-
-
-def _as_python(key: yaml.ScalarNode, token: str) -> Any:
-    """The key as a Python dict compares it: a bool or a number by value, anything else by its spelling."""
-    if key.tag == BOOL_TAG:
-        return token == "true"
-    number = _NUMBER_TAGS.get(key.tag)
-    if number is None:
-        return token
-    try:
-        value = number(_SCALARS, key)
-    except (ValueError, OverflowError):
-        return token
-    return value if value == value else token  # NaN equals nothing, not even itself: its spelling
 
 
 def yaml_node(root: yaml.Node, path: Sequence[str]) -> tuple[yaml.Node | None, yaml.Node | None]:

@@ -219,16 +219,16 @@ _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_str)
 _Loader.add_constructor("tag:yaml.org,2002:binary", _timestamp_as_str)
 
 
-def _check_yaml(root: yaml.Node) -> dict[int, tuple[yaml.MappingNode, tuple[tuple[str, int], ...]]]:
+def _check_yaml(root: yaml.Node) -> dict[int, dict[str, int]]:
     """Reject alias bombs, cycles and excessive depth before constructing anything; return the mappings
-    that write a key twice (by id: the node and its repeated keys with their counts).
+    that write a key twice (by id: each repeated key with how often it is written).
 
     Sizes are memoised per node, so measuring even a billion-laughs expansion costs only its real nodes.
     """
     sizes: dict[int, int] = {}
     active: set[int] = set()
     worst: list[yaml.Node] = []
-    repeated: dict[int, tuple[yaml.MappingNode, tuple[tuple[str, int], ...]]] = {}
+    repeated: dict[int, dict[str, int]] = {}
 
     def size(node: yaml.Node, depth: int) -> int:
         key = id(node)
@@ -251,7 +251,7 @@ def _check_yaml(root: yaml.Node) -> dict[int, tuple[yaml.MappingNode, tuple[tupl
                     seen[token] = seen.get(token, 0) + 1
                 total += size(k, depth + 1) + size(v, depth + 1)
             if len(seen) < sum(seen.values()):
-                repeated[key] = (node, tuple((token, n) for token, n in seen.items() if n > 1))
+                repeated[key] = {token: n for token, n in seen.items() if n > 1}
         active.discard(key)
         if total > YAML_MAX_EXPANDED and not worst:
             worst.append(node)
@@ -265,15 +265,12 @@ def _check_yaml(root: yaml.Node) -> dict[int, tuple[yaml.MappingNode, tuple[tupl
     return repeated
 
 
-def _yaml_repeats(
-    root: yaml.Node, repeated: dict[int, tuple[yaml.MappingNode, tuple[tuple[str, int], ...]]]
-) -> tuple[repeats.Repeat, ...]:
-    """Where the values of `repeated` end up, as paths of the value constructed from `root`: at every path
+def _yaml_repeats(root: yaml.Node, counts: dict[int, dict[str, int]]) -> tuple[repeats.Repeat, ...]:
+    """Where the mappings of `counts` end up, as paths of the value constructed from `root`: at every path
     an alias puts them (each tool that holds one is told), and where a `<<` merges a repeated key in. Run
     before construction, which flattens merges in place."""
-    if not repeated:
+    if not counts:
         return ()
-    counts = {key: dict(keys) for key, (_, keys) in repeated.items()}
     kept: dict[int, dict[str, tuple[yaml.Node, int]]] = {}
     clean: set[int] = set()  # nodes that hold no repeat, walked once however often aliased
     out: list[repeats.Repeat] = []
