@@ -114,7 +114,7 @@ def _codes(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     from tooldiff.config import ConfigError, Selection
 
     try:
-        chosen = Selection.parse([",".join(_list(_input(env, name)))], None)
+        chosen = Selection.parse(_list(_input(env, name)), None)
     except ConfigError as exc:
         raise SettingsError(f"input {name}: {exc.message}") from None
     return chosen.select
