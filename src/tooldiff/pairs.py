@@ -34,7 +34,6 @@ from tooldiff.terms import (
     reversed_direction,
     split_identifier,
     text_terms,
-    words,
 )
 
 _T = TypeVar("_T")
@@ -189,7 +188,7 @@ def _derived_in(term: str, terms: Terms) -> bool:
     # A word that starts with the stem puts the stem in the text: one search in C settles most texts.
     if stem.isascii() and stem not in terms.stripped.lower():
         return False
-    return any(w.lower().startswith(stem) for w in words(terms.stripped))
+    return any(w.startswith(stem) for w in terms.written)
 
 
 COMPOUND_PART_MIN = 3  # letters of each part: `audio` + `file`, `data` + `source`; `a` + `pi` says nothing
@@ -201,7 +200,7 @@ def spelled_apart(term: str, terms: Terms) -> tuple[str, ...]:
     its description; a word the description writes whole ("HubSpot") is not split."""
     if len(term) < 2 * COMPOUND_PART_MIN or term in terms.desc:
         return ()
-    spelled = terms.desc.union(w.lower() for w in words(terms.stripped))
+    spelled = terms.desc | terms.written
     for i in range(COMPOUND_PART_MIN, len(term) - COMPOUND_PART_MIN + 1):
         if term[:i] in spelled and term[i:] in spelled:
             return tuple(t for p in (term[:i], term[i:]) if (t := normalise_name_word(p)))

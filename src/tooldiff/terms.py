@@ -146,6 +146,15 @@ class Terms:
         return out
 
     @property
+    def written(self) -> frozenset[str]:
+        """The description's words as written, lower-cased, before any analysis (the vendor-edge tests ask
+        it twice for one tool)."""
+        if "written" not in self._memo:
+            self._memo["written"] = frozenset(w.lower() for w in _WORD.findall(self.stripped))
+        out: frozenset[str] = self._memo["written"]
+        return out
+
+    @property
     def summary(self) -> frozenset[str]:
         """Terms of the name and the first sentence."""
         return self._filled("summary", self._first_sentence)
