@@ -259,32 +259,26 @@ def test_slash_separated_prose_words_are_words_not_a_tool_name() -> None:
     assert _headline(a, b) is None
 
 
+def _by_identifier(thing: str) -> dict[str, Any]:
+    """pokeapi's schema: one required `identifier`, described as "<thing> name or ID"."""
+    described = {"type": "string", "description": f"{thing} name or ID"}
+    return {"type": "object", "properties": {"identifier": described}, "required": ["identifier"]}
+
+
 _POKEMON = _t(  # pokeapi, DOCKER
     "get_pokemon",
     "Get detailed Pokémon information including stats, types, abilities, and sprites by name or ID",
-    {
-        "type": "object",
-        "properties": {"identifier": {"type": "string", "description": "Pokémon name or ID"}},
-        "required": ["identifier"],
-    },
+    _by_identifier("Pokémon"),
 )
 _ABILITY = _t(
     "get_ability",
     "Get ability information including effects and Pokémon that have it",
-    {
-        "type": "object",
-        "properties": {"identifier": {"type": "string", "description": "Ability name or ID"}},
-        "required": ["identifier"],
-    },
+    _by_identifier("Ability"),
 )
 _POKEDEX = _t(
     "get_pokedex",
     "Get Pokédex entries and descriptions",
-    {
-        "type": "object",
-        "properties": {"identifier": {"type": "string", "description": "Pokédex name or ID"}},
-        "required": ["identifier"],
-    },
+    _by_identifier("Pokédex"),
 )
 
 
