@@ -36,7 +36,7 @@ def test_every_rule_documents_every_section(code: str) -> None:
     assert doc.targets and set(doc.targets) <= set(TARGETS), code
     assert "http" in doc.sections["References"] or "seed" in doc.sections["References"].lower(), code
     section = docs.render_rule(doc)
-    assert section.startswith(f"## {code}\n") and f"Severity: **{doc.severity}**" in section
+    assert section.startswith(f"## {code}\n") and f"Severity: **{doc.severity_shown}**" in section
     assert all(f"`{t}`" in section for t in doc.targets)
 
 
@@ -71,6 +71,23 @@ def test_documented_targets_cover_where_the_example_fires(code: str) -> None:
     fired = {t for p in problems for t in (p.targets or tuple(TARGETS))}
     documented = set(docs.rule_doc(code).targets)
     assert fired <= documented, f"{code} fires for {fired - documented}"
+
+
+@pytest.mark.parametrize("code", [c for c, m in rules.registry().items() if m.KIND in ("tool", "toolset")])
+def test_a_second_severity_is_documented(code: str) -> None:
+    # A rule that reports some cases at another severity says so where its severity is shown.
+    module = rules.get(code)
+    if not isinstance(getattr(module, "EXAMPLE", None), list):
+        pytest.skip(f"{code} has no EXAMPLE tool list")
+    other = {p.severity for p in _fire(module, module.EXAMPLE)} - {None, module.SEVERITY}
+    shown = docs.rule_doc(code).severity_shown
+    assert all(s in shown.split("(", 1)[-1] for s in other), f"{code} also reports {other}: {shown}"
+    assert f"| {shown} |" in docs.render_rules_table()
+    assert f"Severity: **{shown}**" in docs.render_rule_markdown(code)
+
+
+def test_missing_description_shows_both_severities() -> None:
+    assert docs.rule_doc("missing-description").severity_shown == "warning (info on a property)"
 
 
 def test_strict_only_rules_are_documented_as_strict_only() -> None:

@@ -46,6 +46,11 @@ class RuleDoc:
     summary: str
     sections: dict[str, str] = field(default_factory=dict)
     targets: tuple[str, ...] = ()
+    severity_note: str = ""  # a rule that reports some cases at another severity: "info on a property"
+
+    @property
+    def severity_shown(self) -> str:
+        return f"{self.severity} ({self.severity_note})" if self.severity_note else self.severity
 
     @property
     def anchor(self) -> str:
@@ -118,6 +123,7 @@ def rule_doc(code: str) -> RuleDoc:
         summary=summary,
         sections=sections,
         targets=rule_targets(code, module),
+        severity_note=str(getattr(module, "SEVERITY_NOTE", "")),
     )
 
 
@@ -137,7 +143,8 @@ def rule_targets(code: str, module: ModuleType) -> tuple[str, ...]:
 def render_rule(doc: RuleDoc) -> str:
     # Targets come from the target data (`rule_targets`); a module may name them in `TARGETS`.
     targets = " · targets: " + ", ".join(f"`{t}`" for t in doc.targets) if doc.targets else ""
-    out = [f"## {doc.code}", "", doc.summary, "", f"Severity: **{doc.severity}** · kind: {doc.kind}{targets}"]
+    severity = f"Severity: **{doc.severity_shown}** · kind: {doc.kind}{targets}"
+    out = [f"## {doc.code}", "", doc.summary, "", severity]
     for title in [*SECTION_ORDER, *sorted(set(doc.sections) - set(SECTION_ORDER))]:
         if doc.sections.get(title):
             out += ["", f"### {title}", "", doc.sections[title]]
@@ -157,7 +164,7 @@ def render_rules_table() -> str:
     """`tooldiff rules`: one Markdown table row per rule."""
     out = ["| Code | Severity | Kind | What it finds |", "|---|---|---|---|"]
     for d in (rule_doc(code) for code in codes()):
-        out.append(f"| [{d.code}](#{d.anchor}) | {d.severity} | {d.kind} | {_cell(d.summary)} |")
+        out.append(f"| [{d.code}](#{d.anchor}) | {d.severity_shown} | {d.kind} | {_cell(d.summary)} |")
     return "\n".join(out) + "\n"
 
 

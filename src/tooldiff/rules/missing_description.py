@@ -35,6 +35,7 @@ from tooldiff.rules.base import Context, targets_where
 
 CODE = "missing-description"
 SEVERITY: Severity = "warning"
+SEVERITY_NOTE = "info on a property"  # a property's gap costs less than a tool's: see `check`
 KIND = "tool"
 
 EXAMPLE = [
