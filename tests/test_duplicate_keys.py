@@ -186,3 +186,13 @@ def test_yaml_keys_python_holds_equal_load_as_one_key() -> None:
     assert properties == {"true": {"type": "integer"}, "2.0": {"type": "integer"}, "2": {"type": "boolean"}}
     found = sorted((f.pointer, f.evidence["times"], f.line) for f in _findings({"t.yaml": text}))
     assert found == [("/input_schema/properties/2.0", 2, 10), ("/input_schema/properties/true", 2, 8)]
+
+
+def test_a_failed_parse_keeps_no_noted_objects_alive() -> None:
+    from tooldiff.parsers import repeats
+
+    big = '{"name": "a", "name": "b", "blob": "' + "x" * 1000 + '"}'
+    for path, text in (("bad.json", f"[{big}, {big},"), ("bad.jsonl", f"{big}\n{big}\n{{oops\n")):
+        parsed = parse_bytes(path, text.encode())
+        assert parsed.errors, path
+        assert not repeats._SEEN, f"{path}: objects noted by a failed parse are still held"

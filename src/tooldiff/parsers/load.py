@@ -137,6 +137,13 @@ LONE_SURROGATE = "an escape spells a lone surrogate"
 def load_json(text: str, descend: Callable[[Any], bool] | None = None) -> list[Document]:
     """`descend(item)` says whether a list item object is a wrapper worth walking for positions."""
     repeats.clear()
+    try:
+        return _load_json(text, descend)
+    finally:
+        repeats.clear()  # a failed parse noted objects that no document holds: do not keep them alive
+
+
+def _load_json(text: str, descend: Callable[[Any], bool] | None) -> list[Document]:
     if descend is not None:
         fast = FastJson(text, descend, FAST_DEPTH, _DECODER)
         try:
@@ -193,6 +200,7 @@ def load_jsonl(text: str) -> list[Document]:
             bad.append(LoadError(n + 1, f"not valid Unicode on line {n + 1}: {LONE_SURROGATE}"))
             continue
         docs.append(Document(value, (str(n),), "jsonl", line_no=n + 1, repeated=repeats.take(value)))
+    repeats.clear()  # what a bad last line noted
     if bad:
         raise JsonlErrors(docs, bad)
     return docs
