@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from gitbuild import commit, git, init, tool
+from tooldiff.config import Config
 from tooldiff.diffrun import run_diff, run_diff_paths
 from tooldiff.model import Report
 
@@ -489,3 +491,75 @@ def test_a_folder_that_becomes_one_toolset_reports_what_check_at_head_adds(tmp_p
     at_base = {key(f) for f in check_paths([], cwd=root).findings}
     assert {key(f) for f in report.findings if f.status == "new"} == at_head - at_base
     assert at_head - at_base  # the case makes something new
+
+
+def test_a_file_that_stops_parsing_is_a_parse_error_not_every_tool_removed(repo: Path) -> None:
+    """A PR that leaves a stray comma in tools.json: the comment said all five tools were removed, -100%
+    tokens and their findings resolved. The tools are held as at the base, and the parse error is the news."""
+    text = json.dumps(BASE_TOOLS, indent=2).replace('"search_docs",', '"search_docs",,', 1)
+    commit(repo, {"agent/tools.json": text})
+    report = run_diff(repo, "main", "HEAD", token_methods=("estimate",))
+    [err] = [f for f in report.findings if f.code == "parse-error"]
+    assert err.status == "new" and err.file == "agent/tools.json"
+    assert not report.tools and not report.resolved
+    assert all(ts.tokens["estimate"].delta == 0 for ts in report.toolsets)
+    [note] = [n for n in report.notes if n.startswith("Not read at head")]
+    assert "agent/tools.json (5 tools)" in note
+
+
+def test_a_one_tool_file_that_stops_parsing_stays_in_its_folder_toolset(tmp_path: Path) -> None:
+    root = init(tmp_path / "repo")
+    search = tool("search_docs", "Search the docs for pages matching a query.", {"query": {}}, ["query"])
+    find = tool("find_docs", "Search the docs for pages matching a query.", {"query": {}}, ["query"])
+    weather = tool("get_weather", "Get the current weather for a city.", {"city": {}}, ["city"])
+    commit(root, {"mcp/search.json": search, "mcp/find.json": find, "mcp/weather.json": weather}, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    commit(root, {"mcp/find.json": "{\"name\": \"find_docs\",", "mcp/weather.json": {**weather, "description":
+                  "Get the current weather and the forecast for a city."}})
+    report = run_diff(root, "main", "HEAD", token_methods=("estimate",))
+    assert [(t.name, t.toolset, t.change) for t in report.tools] == [("get_weather", "mcp", "modified")]
+    assert not report.resolved, [f.code for f in report.resolved]  # the overlap of find_docs is still there
+    assert [f.code for f in report.findings if f.status == "new"] == ["parse-error"]
+    assert any("mcp/find.json (1 tool)" in n for n in report.notes), report.notes
+
+
+def test_a_head_command_that_fails_holds_its_tools_as_at_the_base(repo: Path) -> None:
+    import sys
+
+    cfg = f"sources:\n  - command: {sys.executable} dump_tools.py\n    toolset: code-tools\n"
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {".tooldiff.yml": cfg, "dump_tools.py": DUMP})
+    git(repo, "checkout", "-q", "pr")
+    git(repo, "merge", "-q", "--no-edit", "main")
+    commit(repo, {"dump_tools.py": "raise SystemExit('cannot import the agent')\n"})
+    report = run_diff(repo, "main", "HEAD", token_methods=("estimate",))
+    [err] = [f for f in report.findings if f.code == "parse-error"]
+    assert err.status == "new" and "cannot import the agent" in err.message
+    assert not report.tools and not report.resolved
+    assert any(n.startswith("Not read at head") and "5 tools" in n for n in report.notes), report.notes
+
+
+def test_a_tools_file_grown_past_the_size_limit_is_reported_once(repo: Path) -> None:
+    commit(repo, {".tooldiff.yml": "max_file_bytes: 2700\n", "agent/tools.json": HEAD_TOOLS})
+    report = run_diff(repo, "main", "HEAD", token_methods=("estimate",))
+    errors = [f for f in report.findings if f.code == "parse-error"]
+    assert len(errors) == 1 and errors[0].file == "agent/tools.json", errors
+    assert not report.tools and not report.resolved
+
+
+def test_held_tools_are_placed_in_the_base_text_their_offsets_come_from() -> None:
+    from tooldiff.diffrun import Side, carry_unread
+    from tooldiff.discover import discover
+    from tooldiff.model import ParseError
+    from tooldiff.sources import WorktreeSource
+
+    good = json.dumps(BASE_TOOLS, indent=2).encode()
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "tools.json").write_bytes(good)
+        found = discover(WorktreeSource(Path(tmp)), Config.default(), ())
+    base = Side(WorktreeSource(Path(".")), list(found.toolsets), dict(found.files), [])
+    head = Side(WorktreeSource(Path(".")), [], {"tools.json": b"{,"}, [ParseError(file="tools.json", line=1, message="bad")])
+    note = carry_unread(base, head, Config.default())
+    assert note is not None and "tools.json (5 tools)" in note
+    assert head.files["tools.json"] == good
+    assert [t.name for ts in head.toolsets for t in ts.tools] == [t["name"] for t in BASE_TOOLS["tools"]]

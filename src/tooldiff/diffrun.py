@@ -27,6 +27,7 @@ from tooldiff.engine import Analysis, analyse
 from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
 from tooldiff.model import Finding, ParsedFile, ParseError, Report, Toolset
 from tooldiff.narrow import relevant_files
+from tooldiff.parsers import parse_bytes
 from tooldiff.scope import Scope, scopes, widen
 from tooldiff.sources import FileSource, PathsError, WorktreeSource
 
@@ -148,6 +149,9 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     """The diff report of two discovered trees analysed with one config (`token_methods`: see check).
     The baseline is read from the side the config came from (`baseline_from`): an untrusted head
     cannot accept its own findings."""
+    carried = carry_unread(base, head, config)
+    if carried:
+        notes = (*notes, carried)
     aligned = regroup.align(base.toolsets, head.toolsets)
     if aligned.folders:
         notes = (*notes, regroup.note(aligned.folders))
@@ -185,6 +189,61 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
         config_changes=tuple(changes),
         fail_on=config.fail_on,
     )
+
+
+def carry_unread(base: Side, head: Side, config: Config) -> str | None:
+    """Files that had tools at the base and give none at head because they no longer parse (or their
+    command failed): their tools are held as they were at the base, so a syntax error reads as the
+    `parse-error` it is, not as every tool of the file removed with its findings resolved. The note says
+    which files. A file whose toolset was regrouped at head (a folder of one-tool files that is no longer
+    one) keeps showing its tools as removed."""
+    _errors_without_hints(base, head, config)
+    read = {t.file for ts in head.toolsets for t in ts.tools}
+    broken = {e.file for e in head.errors} - read
+    if not broken:
+        return None
+    by_id = {ts.id: ts for ts in head.toolsets}
+    held: dict[str, int] = {}
+    for ts in base.toolsets:
+        tools = tuple(t for t in ts.tools if t.file in broken)
+        if not tools:
+            continue
+        files = tuple(sorted({t.file for t in tools}))
+        there = by_id.get(ts.id)
+        if there is None and set(ts.files) <= broken:
+            by_id[ts.id] = Toolset(id=ts.id, files=files, tools=tools)
+        elif there is not None:
+            order = {f: k for k, f in enumerate(sorted(set(there.files) | set(files)))}
+            merged = sorted((*there.tools, *tools), key=lambda t: order[t.file])  # stable: in-file order
+            by_id[ts.id] = Toolset(id=ts.id, files=tuple(order), tools=tuple(merged))
+        else:
+            continue
+        for t in tools:
+            held[t.file] = held.get(t.file, 0) + 1
+    if not held:
+        return None
+    for path in held:  # findings on held tools are placed by their offsets in the base's text
+        if path in base.files:
+            head.files[path] = base.files[path]
+    known = {ts.id for ts in head.toolsets}
+    added = [by_id[k] for k in sorted(by_id) if k not in known]
+    head.toolsets = [by_id[ts.id] for ts in head.toolsets] + added
+    listed = ", ".join(f"{f} ({n} tool{'s' * (n != 1)})" for f, n in sorted(held.items()))
+    return (f"Not read at head, so shown as at the base rather than as removed: {listed}. Fix the "
+            "parse error to see what this PR changes there.")
+
+
+def _errors_without_hints(base: Side, head: Side, config: Config) -> None:
+    """Discovery by content drops a file that does not parse and names no schema key (a truncated file):
+    it may be anyone's JSON. A file that held tools at the base is known to be a tools file, so its
+    parse errors at head are added here."""
+    told = set(head.files) | {e.file for e in head.errors}  # a file too big or a link out: reported already
+    lost = sorted({t.file for ts in base.toolsets for t in ts.tools} - told)
+    for path, raw in head.source.read_many(lost).items() if lost else ():
+        parsed = parse_bytes(path, raw, max_bytes=config.max_file_bytes)
+        if parsed.errors and not parsed.tools:
+            head.files[path] = raw
+            head.errors.extend(parsed.errors)
 
 
 def _stale_entries(base: Sequence[Finding], moved: Sequence[Finding], head: set[str],
