@@ -558,7 +558,8 @@ def test_held_tools_are_placed_in_the_base_text_their_offsets_come_from() -> Non
         (Path(tmp) / "tools.json").write_bytes(good)
         found = discover(WorktreeSource(Path(tmp)), Config.default(), ())
     base = Side(WorktreeSource(Path(".")), list(found.toolsets), dict(found.files), [])
-    head = Side(WorktreeSource(Path(".")), [], {"tools.json": b"{,"}, [ParseError(file="tools.json", line=1, message="bad")])
+    broken = [ParseError(file="tools.json", line=1, message="bad")]
+    head = Side(WorktreeSource(Path(".")), [], {"tools.json": b"{,"}, broken)
     note = carry_unread(base, head, Config.default())
     assert note is not None and "tools.json (5 tools)" in note
     assert head.files["tools.json"] == good
