@@ -560,7 +560,7 @@ def test_held_tools_are_placed_in_the_base_text_their_offsets_come_from() -> Non
     base = Side(WorktreeSource(Path(".")), list(found.toolsets), dict(found.files), [])
     broken = [ParseError(file="tools.json", line=1, message="bad")]
     head = Side(WorktreeSource(Path(".")), [], {"tools.json": b"{,"}, broken)
-    note = carry_unread(base, head, Config.default())
+    note = carry_unread(base, head)
     assert note is not None and "tools.json (5 tools)" in note
     assert head.files["tools.json"] == good
     assert [t.name for ts in head.toolsets for t in ts.tools] == [t["name"] for t in BASE_TOOLS["tools"]]

@@ -27,7 +27,6 @@ from tooldiff.engine import Analysis, analyse
 from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
 from tooldiff.model import Finding, ParsedFile, ParseError, Report, Toolset
 from tooldiff.narrow import relevant_files
-from tooldiff.parsers import parse_bytes
 from tooldiff.scope import Scope, scopes, widen
 from tooldiff.sources import FileSource, PathsError, WorktreeSource
 
@@ -53,9 +52,11 @@ def _config_bytes(source: FileSource, path: str | None = None) -> bytes | None:
 
 def _discover(source: FileSource, config: Config, paths: Sequence[str],
               commands_dir: Path | None, read: FileSource | None = None,
-              known: Mapping[str, ParsedFile] | None = None) -> Side:
-    """Discover through `read` (a narrowed view of `source`, see `narrow`), or all of `source`."""
-    found = discover(read or source, config, paths, known)
+              known: Mapping[str, ParsedFile] | None = None, base: Side | None = None) -> Side:
+    """Discover through `read` (a narrowed view of `source`, see `narrow`), or all of `source`. The head
+    is given the `base`: a file that held tools there is reported if it no longer parses."""
+    tool_files = frozenset(t.file for ts in base.toolsets for t in ts.tools) if base else frozenset()
+    found = discover(read or source, config, paths, known, tool_files)
     side = Side(source, list(found.toolsets), dict(found.files), list(found.errors))
     if commands_dir is not None and config.sources:
         extra = codetools.run_commands(config.sources, commands_dir, config.max_file_bytes)
@@ -149,7 +150,7 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     """The diff report of two discovered trees analysed with one config (`token_methods`: see check).
     The baseline is read from the side the config came from (`baseline_from`): an untrusted head
     cannot accept its own findings."""
-    carried = carry_unread(base, head, config)
+    carried = carry_unread(base, head)
     if carried:
         notes = (*notes, carried)
     aligned = regroup.align(base.toolsets, head.toolsets)
@@ -191,13 +192,12 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     )
 
 
-def carry_unread(base: Side, head: Side, config: Config) -> str | None:
+def carry_unread(base: Side, head: Side) -> str | None:
     """Files that had tools at the base and give none at head because they no longer parse (or their
     command failed): their tools are held as they were at the base, so a syntax error reads as the
     `parse-error` it is, not as every tool of the file removed with its findings resolved. The note says
     which files. A file whose toolset was regrouped at head (a folder of one-tool files that is no longer
     one) keeps showing its tools as removed."""
-    _errors_without_hints(base, head, config)
     read = {t.file for ts in head.toolsets for t in ts.tools}
     broken = {e.file for e in head.errors} - read
     if not broken:
@@ -231,19 +231,6 @@ def carry_unread(base: Side, head: Side, config: Config) -> str | None:
     listed = ", ".join(f"{f} ({n} tool{'s' * (n != 1)})" for f, n in sorted(held.items()))
     return (f"Not read at head, so shown as at the base rather than as removed: {listed}. Fix the "
             "parse error to see what this PR changes there.")
-
-
-def _errors_without_hints(base: Side, head: Side, config: Config) -> None:
-    """Discovery by content drops a file that does not parse and names no schema key (a truncated file):
-    it may be anyone's JSON. A file that held tools at the base is known to be a tools file, so its
-    parse errors at head are added here."""
-    told = set(head.files) | {e.file for e in head.errors}  # a file too big or a link out: reported already
-    lost = sorted({t.file for ts in base.toolsets for t in ts.tools} - told)
-    for path, raw in head.source.read_many(lost).items() if lost else ():
-        parsed = parse_bytes(path, raw, max_bytes=config.max_file_bytes)
-        if parsed.errors and not parsed.tools:
-            head.files[path] = raw
-            head.errors.extend(parsed.errors)
 
 
 def _stale_entries(base: Sequence[Finding], moved: Sequence[Finding], head: set[str],
@@ -325,10 +312,10 @@ def run_diff(
         notes.append(f"At the base, {failure.file} gave no tools ({why[:300]}): its tools at head show as "
                      "added.")
     if worktree:
-        head_side = _discover(head_src, config, rel, git.root if run else None, h_read, h_known)
+        head_side = _discover(head_src, config, rel, git.root if run else None, h_read, h_known, base_side)
     else:
         with (codetools.worktree(git, head_sha) if run and config.sources else nullcontext()) as h_dir:
-            head_side = _discover(head_src, config, rel, h_dir, h_read, h_known)
+            head_side = _discover(head_src, config, rel, h_dir, h_read, h_known, base_side)
     # With `worktree`, the head's run is in the user's own work tree (its edits, its untracked files).
     where = "of the base and in the work tree" if worktree else "of each ref"
     for cmd in dict.fromkeys(base_side.commands_ran + head_side.commands_ran):
@@ -359,7 +346,7 @@ def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = Non
         config = adjust(config) if adjust else config
         cfg = Configs(config, config, None, "head")
     base_side = _discover(b_src, cfg.used, (), None)
-    head_side = _discover(h_src, cfg.used, (), None)
+    head_side = _discover(h_src, cfg.used, (), None, base=base_side)
     renames: dict[str, str] = {}
     if base_path.is_file() and head_path.is_file():
         renames = {base_path.name: head_path.name} if base_path.name != head_path.name else {}

@@ -206,8 +206,10 @@ def read_parse(
     to_read: Sequence[str],
     explicit: bool,
     known: Mapping[str, ParsedFile] | None = None,
+    tool_files: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, bytes], list[ParsedFile], list[ParseError]]:
-    """Bytes and parse results of the files that hold tools (or fail to parse where tools may be)."""
+    """Bytes and parse results of the files that hold tools (or fail to parse where tools may be: a file
+    with tool keys, or one of `tool_files`, known to be a tools file elsewhere)."""
     data = source.read_many(to_read)
     files: dict[str, bytes] = {}
     parsed: list[ParsedFile] = []
@@ -217,7 +219,8 @@ def read_parse(
         if raw is None:
             continue
         result = (known or {}).get(path) or parse_bytes(path, raw, max_bytes=config.max_file_bytes)
-        hinted = explicit or raw.startswith(WIDE_BOMS) or any(h in raw for h in TOOL_HINTS)
+        hinted = (explicit or path in tool_files or raw.startswith(WIDE_BOMS)
+                  or any(h in raw for h in TOOL_HINTS))
         keep = bool(result.tools) or (bool(result.errors) and hinted)
         if keep:
             files[path] = raw
@@ -231,16 +234,20 @@ def discover(
     config: Config,
     paths: Sequence[str] = (),
     known: Mapping[str, ParsedFile] | None = None,
+    tool_files: frozenset[str] = frozenset(),
 ) -> Discovery:
-    """Tool files of `source`; `known` holds parse results of files already parsed from the same source."""
-    return discover_selected(source, config, select(source, config, paths), known)
+    """Tool files of `source`; `known` holds parse results of files already parsed from the same source.
+    `tool_files` are reported when they do not parse, tool keys or not (a diff's head: the base's tool
+    files, so a truncated one is not taken for anyone's JSON)."""
+    return discover_selected(source, config, select(source, config, paths), known, tool_files)
 
 
 def discover_selected(
-    source: FileSource, config: Config, chosen: Selection, known: Mapping[str, ParsedFile] | None = None
+    source: FileSource, config: Config, chosen: Selection, known: Mapping[str, ParsedFile] | None = None,
+    tool_files: frozenset[str] = frozenset(),
 ) -> Discovery:
     """`discover` of files already selected."""
-    files, parsed, errors = read_parse(source, config, chosen.paths, chosen.explicit, known)
+    files, parsed, errors = read_parse(source, config, chosen.paths, chosen.explicit, known, tool_files)
     return Discovery(files=files, parsed=parsed, toolsets=group_toolsets(parsed, config),
                      errors=chosen.errors + errors)
 
