@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tooldiff.sources import WorktreeSource, link_text_leaves
+
 SYMLINK_MODE = "120000"
 _SHA = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
 # Depths tried before giving up and unshallowing: most PR branches fork within a few hundred commits.
@@ -307,8 +309,6 @@ class GitSource:
     folder_links: frozenset[str] = frozenset()  # a folder link is one blob in a commit, listed as a file
 
     def link_leaves(self, path: str, target: str) -> bool:
-        from tooldiff.sources import link_text_leaves
-
         return link_text_leaves(path, target)
 
 
@@ -316,8 +316,6 @@ class GitWorktreeSource:
     """The work tree with uncommitted edits, listed as git sees it (ignored files left out)."""
 
     def __init__(self, repo: GitRepo, label: str = "worktree") -> None:
-        from tooldiff.sources import WorktreeSource
-
         self.repo = repo
         self.label = label
         self._disk = WorktreeSource(repo.root, label)
@@ -338,6 +336,4 @@ class GitWorktreeSource:
 
     def link_leaves(self, path: str, target: str) -> bool:
         # Judged as in a commit, so that --worktree and the committed head agree on a link.
-        from tooldiff.sources import link_text_leaves
-
         return link_text_leaves(path, target)
