@@ -564,3 +564,91 @@ def test_held_tools_are_placed_in_the_base_text_their_offsets_come_from() -> Non
     assert note is not None and "tools.json (5 tools)" in note
     assert head.files["tools.json"] == good
     assert [t.name for ts in head.toolsets for t in ts.tools] == [t["name"] for t in BASE_TOOLS["tools"]]
+
+
+def _jsonl(tools: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(t) + "\n" for t in tools)
+
+
+def test_a_bad_jsonl_line_holds_that_tool_and_the_rest_is_still_diffed(tmp_path: Path) -> None:
+    """One broken line of a JSON Lines file: its tool was shown as removed, its findings resolved."""
+    root = init(tmp_path / "repo")
+    tools = tools_of(BASE_TOOLS)
+    commit(root, {"agent/tools.jsonl": _jsonl(tools)}, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    edited = [dict(t) for t in tools]
+    edited[4]["description"] = str(edited[4]["description"]) + " Pages the on-call engineer."
+    lines = _jsonl(edited).splitlines(keepends=True)
+    lines[1] = lines[1].replace('"name":', '"name":,', 1)
+    commit(root, {"agent/tools.jsonl": "".join(lines)})
+    report = run_diff(root, "main", "HEAD", token_methods=("estimate",))
+    assert [(t.name, t.change) for t in report.tools] == [("escalate_ticket", "modified")]
+    assert not report.resolved, [(f.code, f.tools) for f in report.resolved]
+    [err] = [f for f in report.findings if f.code == "parse-error"]
+    assert (err.status, err.line) == ("new", 2)
+    assert any("agent/tools.jsonl (1 tool)" in n for n in report.notes), report.notes
+
+
+def test_a_tool_held_in_a_file_read_in_part_is_placed_on_its_broken_record() -> None:
+    """Its base offsets would point into the head's other text: findings go to the bad line instead."""
+    from tooldiff.diffrun import Side, carry_unread
+    from tooldiff.discover import discover
+    from tooldiff.engine import analyse
+    from tooldiff.sources import WorktreeSource
+
+    tools = tools_of(BASE_TOOLS)
+    lines = _jsonl(tools).splitlines(keepends=True)
+    lines[1] = lines[1].replace('"name":', '"name":,', 1)
+    sides = []
+    for text in (_jsonl(tools), "\n" + "".join(lines)):  # a blank line first: the bad one is line 3 now
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "tools.jsonl").write_text(text)
+            found = discover(WorktreeSource(Path(tmp)), Config.default(), ())
+        sides.append(Side(WorktreeSource(Path(".")), list(found.toolsets), dict(found.files),
+                          list(found.errors)))
+    base, head = sides
+    assert [e.line for e in head.errors] == [3]
+    carry_unread(base, head, {})
+    [toolset] = head.toolsets
+    assert [t.name for t in toolset.tools] == [t["name"] for t in tools]
+    findings = analyse(head.toolsets, Config.default(), head.files).findings
+    held = [f for f in findings if f.tools == ("get_document_by_id",)]
+    assert held and {f.line for f in held} == {3}, [(f.code, f.line) for f in held]
+    assert {f.line for f in findings if f.tools == ("list_tickets",)} == {4}
+
+
+def test_a_record_that_stops_being_a_tool_is_held_as_at_the_base(repo: Path) -> None:
+    doc = json.loads(json.dumps(BASE_TOOLS))
+    doc["tools"][2]["description"] = 42
+    commit(repo, {"agent/tools.json": doc})
+    report = run_diff(repo, "main", "HEAD", token_methods=("estimate",))
+    [err] = [f for f in report.findings if f.code == "parse-error"]
+    assert err.status == "new" and "list_tickets" in err.message
+    assert not report.tools and not report.resolved
+    assert any("agent/tools.json (1 tool)" in n for n in report.notes), report.notes
+
+
+def test_a_file_moved_and_broken_in_one_pr_holds_its_tools_under_the_new_path(repo: Path) -> None:
+    (repo / "bot").mkdir()
+    git(repo, "mv", "agent/tools.json", "bot/tools.json")
+    text = json.dumps(BASE_TOOLS, indent=2).replace('"search_docs",', '"search_docs",,', 1)
+    commit(repo, {"bot/tools.json": text}, "move and break")
+    report = run_diff(repo, "main", "HEAD", token_methods=("estimate",))
+    assert not [t for t in report.tools if t.change == "removed"], [(t.name, t.change) for t in report.tools]
+    assert not report.resolved, [(f.code, f.tools) for f in report.resolved]
+    [err] = [f for f in report.findings if f.code == "parse-error"]
+    assert err.file == "bot/tools.json"
+    assert any("bot/tools.json (5 tools)" in n for n in report.notes), report.notes
+    assert {f.file for f in report.findings} == {"bot/tools.json"}
+
+
+def test_a_tool_removed_beside_a_line_broken_at_the_base_already_is_removed(tmp_path: Path) -> None:
+    """Holding is for what this PR broke: an old bad line must not hide every later removal in its file."""
+    root = init(tmp_path / "repo")
+    tools = tools_of(BASE_TOOLS)
+    commit(root, {"agent/tools.jsonl": _jsonl(tools) + "{oops\n"}, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    commit(root, {"agent/tools.jsonl": _jsonl(tools[:4]) + "{oops\n"})
+    report = run_diff(root, "main", "HEAD", token_methods=("estimate",))
+    assert [(t.name, t.change) for t in report.tools] == [("escalate_ticket", "removed")]
+    assert not any(n.startswith("Not read at head") for n in report.notes), report.notes

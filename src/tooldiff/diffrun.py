@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from tooldiff.diffreport import compare, tool_report, toolset_report, translate
 from tooldiff.discover import discover
 from tooldiff.engine import Analysis, analyse
 from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
-from tooldiff.model import Finding, ParsedFile, ParseError, Report, Toolset
+from tooldiff.model import Finding, ParsedFile, ParseError, Report, Tool, Toolset
 from tooldiff.narrow import relevant_files
 from tooldiff.scope import Scope, scopes, widen
 from tooldiff.sources import FileSource, PathsError, WorktreeSource
@@ -150,7 +151,7 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     """The diff report of two discovered trees analysed with one config (`token_methods`: see check).
     The baseline is read from the side the config came from (`baseline_from`): an untrusted head
     cannot accept its own findings."""
-    carried = carry_unread(base, head)
+    carried = carry_unread(base, head, renames)
     if carried:
         notes = (*notes, carried)
     aligned = regroup.align(base.toolsets, head.toolsets)
@@ -192,45 +193,85 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     )
 
 
-def carry_unread(base: Side, head: Side) -> str | None:
-    """Files that had tools at the base and give none at head because they no longer parse (or their
-    command failed): their tools are held as they were at the base, so a syntax error reads as the
-    `parse-error` it is, not as every tool of the file removed with its findings resolved. The note says
-    which files. A file whose toolset was regrouped at head (a folder of one-tool files that is no longer
-    one) keeps showing its tools as removed."""
-    read = {t.file for ts in head.toolsets for t in ts.tools}
-    broken = {e.file for e in head.errors} - read
+def carry_unread(base: Side, head: Side, renames: Mapping[str, str] | None = None) -> str | None:
+    """Tools of the base that a head file with a new parse error no longer gives (it does not parse, its
+    command failed, one JSON Lines line or one record is broken) are held as they were at the base, so a
+    syntax error reads as the `parse-error` it is, not as tools removed with their findings resolved. A
+    file moved in the PR holds them under its new path. The note says which files. A file whose toolset
+    was regrouped at head (a folder of one-tool files that is no longer one) keeps showing its tools as
+    removed."""
+    moved = renames or {}
+    was = {new: old for old, new in moved.items()}
+    # Only a file with more errors than at the base: an old bad line must not hide a removal beside it.
+    at_base = Counter(e.file for e in base.errors)
+    broken = {f for f, n in Counter(e.file for e in head.errors).items() if n > at_base[was.get(f, f)]}
     if not broken:
         return None
+    read: dict[str, set[str]] = {}
+    for ts in head.toolsets:
+        for t in ts.tools:
+            read.setdefault(t.file, set()).add(t.name)
+    now = {was.get(f, f): f for f in broken}  # base path -> the broken head path
     by_id = {ts.id: ts for ts in head.toolsets}
+    home = {f: ts.id for ts in head.toolsets for f in ts.files}
+    missing = {ts.id: [t for t in ts.tools if t.file in now and t.name not in read.get(now[t.file], ())]
+               for ts in base.toolsets}
+    places = _error_lines(head.errors, [t for ts in base.toolsets for t in missing[ts.id]], now)
     held: dict[str, int] = {}
     for ts in base.toolsets:
-        tools = tuple(t for t in ts.tools if t.file in broken)
-        if not tools:
+        if not missing[ts.id]:
             continue
-        files = tuple(sorted({t.file for t in tools}))
-        there = by_id.get(ts.id)
-        if there is None and set(ts.files) <= broken:
-            by_id[ts.id] = Toolset(id=ts.id, files=files, tools=tools)
-        elif there is not None:
-            order = {f: k for k, f in enumerate(sorted(set(there.files) | set(files)))}
-            merged = sorted((*there.tools, *tools), key=lambda t: order[t.file])  # stable: in-file order
-            by_id[ts.id] = Toolset(id=ts.id, files=tuple(order), tools=tuple(merged))
-        else:
-            continue
-        for t in tools:
+        paths = sorted({now[t.file] for t in missing[ts.id]})
+        target = next((home[p] for p in paths if p in home), moved.get(ts.id, ts.id))
+        there = by_id.get(target)
+        if there is None and not all(now.get(f) in broken - read.keys() for f in ts.files):
+            continue  # regrouped at head
+        placed = [_held(t, now[t.file], target, places.get(id(t)), now[t.file] in read, head, base)
+                  for t in missing[ts.id]]
+        mine = there.tools if there is not None else ()
+        order = {f: k for k, f in enumerate(sorted({t.file for t in (*mine, *placed)}))}
+        merged = sorted((*mine, *placed), key=lambda t: (order[t.file], t.line))
+        by_id[target] = Toolset(id=target, files=tuple(order), tools=tuple(merged))
+        for t in placed:
             held[t.file] = held.get(t.file, 0) + 1
     if not held:
         return None
-    for path in held:  # findings on held tools are placed by their offsets in the base's text
-        if path in base.files:
-            head.files[path] = base.files[path]
     known = {ts.id for ts in head.toolsets}
     added = [by_id[k] for k in sorted(by_id) if k not in known]
     head.toolsets = [by_id[ts.id] for ts in head.toolsets] + added
     listed = ", ".join(f"{f} ({n} tool{'s' * (n != 1)})" for f, n in sorted(held.items()))
     return (f"Not read at head, so shown as at the base rather than as removed: {listed}. Fix the "
             "parse error to see what this PR changes there.")
+
+
+def _error_lines(
+    errors: Sequence[ParseError], missing: Sequence[Tool], now: Mapping[str, str]
+) -> dict[int, int]:
+    """id(tool) -> the line of the head's parse error that stands for it: in a file read in part, when it
+    has as many errors as tools gone missing, the nth missing tool is the nth broken record."""
+    lines: dict[str, list[int]] = {}
+    for e in errors:
+        lines.setdefault(e.file, []).append(e.line)
+    gone: dict[str, list[Tool]] = {}
+    for t in missing:
+        gone.setdefault(now[t.file], []).append(t)
+    return {id(t): line for path, tools in gone.items() if len(tools) == len(lines.get(path, ()))
+            for t, line in zip(sorted(tools, key=lambda t: t.line), sorted(lines[path]), strict=True)}
+
+
+def _held(
+    tool: Tool, path: str, toolset: str, line: int | None, in_part: bool, head: Side, base: Side
+) -> Tool:
+    """A base tool placed at head. A file read not at all is given the base's text, where the tool's
+    offsets come from. In a file read in part they would point into other text, so the tool has no
+    positions but a line: its broken record's, else its base line."""
+    if not in_part:
+        if tool.file in base.files:
+            head.files[path] = base.files[tool.file]
+        return dataclasses.replace(tool, file=path, toolset=toolset)
+    at = tool.line if line is None else line
+    return dataclasses.replace(tool, file=path, toolset=toolset, line=at, end_line=at, offset=-1,
+                               end_offset=-1, pointer="", schema_pointer="")
 
 
 def _stale_entries(base: Sequence[Finding], moved: Sequence[Finding], head: set[str],
