@@ -13,21 +13,21 @@ from tooldiff import codetools
 from tooldiff.config import CommandSource
 
 
-def run_script(tmp_path: Path, script: str, **kwargs: int) -> codetools.CommandTools:
+def run_script(tmp_path: Path, script: str, timeout: int = 300, **kwargs: int) -> codetools.CommandTools:
     (tmp_path / "dump.py").write_text(script, encoding="utf-8")
-    return codetools.run_commands([CommandSource(f"{sys.executable} dump.py", "agent")], tmp_path, **kwargs)
+    source = CommandSource(f"{sys.executable} dump.py", "agent", timeout)
+    return codetools.run_commands([source], tmp_path, **kwargs)
 
 
 def test_a_command_that_prints_without_end_is_stopped_at_the_size_limit(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     """Output was read whole into memory until the timeout: `yes`-like output took gigabytes in seconds."""
-    monkeypatch.setattr(codetools, "TIMEOUT_S", 20)
     # 25 MB, over the default limit of 20 MB (`max_file_bytes`), then a hang: the limit must end it.
     script = ("import sys, time\nfor _ in range(400):\n    sys.stdout.write('y' * 65536)\n"
               "sys.stdout.flush()\ntime.sleep(60)\n")
     start = time.monotonic()
-    out = run_script(tmp_path, script)
+    out = run_script(tmp_path, script, timeout=20)
     assert time.monotonic() - start < 15
     [err] = out.failed
     assert "more than 20,000,000 bytes" in err.message and out.toolsets == []
@@ -43,18 +43,17 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_a_command_stopped_at_the_timeout_takes_its_child_processes_with_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     """A dump that starts a server (a stdio MCP server, a helper) and hangs: stopping the command alone left
     the helper running after tooldiff exited, in a worktree that no longer exists."""
-    monkeypatch.setattr(codetools, "TIMEOUT_S", 2)
     script = ("import subprocess, sys, time\n"
               "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
               "open('child.pid', 'w').write(str(child.pid))\n"
               "time.sleep(60)\n")
-    out = run_script(tmp_path, script)
+    out = run_script(tmp_path, script, timeout=2)
     [err] = out.failed
-    assert "timed out after 2 seconds" in err.message
+    assert "timed out after 2 seconds" in err.message and "`timeout`" in err.fix
     pid = int((tmp_path / "child.pid").read_text())
     for _ in range(40):
         if not _alive(pid):
@@ -99,3 +98,13 @@ def test_output_that_does_not_parse_says_to_fix_the_command_not_a_file(tmp_path:
     out = run_script(tmp_path, f"print('Loading server: tickets')\nprint({tools!r})\n")
     [err] = out.failed
     assert "stdout" in (err.fix or "") and "stderr" in (err.fix or "")
+
+
+def test_a_source_sets_its_own_timeout(tmp_path: Path) -> None:
+    """A dump that imports a big agent may need more than the default 5 minutes, a quick one far less."""
+    (tmp_path / "dump.py").write_text("import time\ntime.sleep(30)\n", encoding="utf-8")
+    start = time.monotonic()
+    out = codetools.run_commands([CommandSource(f"{sys.executable} dump.py", "agent", timeout=1)], tmp_path)
+    assert time.monotonic() - start < 10
+    [err] = out.failed
+    assert "timed out after 1 second;" in err.message

@@ -123,6 +123,7 @@ chars_per_token: 3.5
 max_file_bytes: 1000
 sources:
   - {command: "python dump.py", toolset: code}
+  - {command: "node dump.js", toolset: web, timeout: 900}
 fail_on: warning
 """)
     assert config.targets_override("agent", "x") == ("openai-strict",)
@@ -139,6 +140,7 @@ fail_on: warning
     assert (config.baseline, config.chars_per_token, config.max_file_bytes, config.fail_on) == (
         ".baseline.json", 3.5, 1000, "warning")
     assert config.sources[0].command == "python dump.py"
+    assert [s.timeout for s in config.sources] == [300, 900]
     assert config.tool_settings["delete_ticket"]["blast"] == "destructive"
 
 
@@ -175,3 +177,11 @@ def test_kebab_case_spellings_of_our_keys() -> None:
     assert (config.chars_per_token, config.fail_on, config.budgets.tool_tokens) == (3, "warning", 700)
     assert not config.rule_enabled("mode-argument")  # rule codes keep their dashes
     assert error("max-file-bytes: 1\nbogus-key: 2\n").key == "bogus_key"
+
+
+@pytest.mark.parametrize("value", ["0", "3601", "1.5", "soon"])
+def test_a_source_timeout_out_of_range_is_an_error_naming_it(value: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        load_config(".tooldiff.yml",
+                    f"sources:\n  - command: python dump.py\n    toolset: code\n    timeout: {value}\n")
+    assert "timeout" in str(err.value) and ".tooldiff.yml:4" in str(err.value)

@@ -22,7 +22,6 @@ from tooldiff.gitread import GitRepo
 from tooldiff.model import ParseError, Toolset
 from tooldiff.parsers import DEFAULT_MAX_BYTES
 
-TIMEOUT_S = 300
 _STDERR_KEEP = 4096  # the tail of stderr a failure quotes; the rest is dropped as it is read
 
 
@@ -36,6 +35,8 @@ class CommandTools:
 
 
 _FIX = "Make the command in `sources` run in a fresh checkout and print the tool definitions as JSON."
+_FIX_SLOW = ("Make the command finish sooner, or give its `sources` entry a longer `timeout` (seconds, at "
+             "most 3600).")
 _FIX_OUTPUT = ("Make the command print the tool definitions as JSON on stdout (an MCP `tools/list` result, "
               "a list of function definitions), and its logs on stderr.")
 
@@ -70,7 +71,7 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         proc.kill()
 
 
-def _execute(argv: list[str], cwd: Path, max_bytes: int) -> _Outcome:
+def _execute(argv: list[str], cwd: Path, max_bytes: int, timeout: int) -> _Outcome:
     """Run `argv`, keeping at most `max_bytes` of stdout: output is read as it comes and the command is
     stopped past the limit or the timeout, so one that prints without end cannot fill the memory."""
     # A session of its own: stopping the command stops the processes it started too (a server, a helper),
@@ -98,16 +99,17 @@ def _execute(argv: list[str], cwd: Path, max_bytes: int) -> _Outcome:
     readers = [threading.Thread(target=f, daemon=True) for f in (read_out, read_err)]
     for reader in readers:
         reader.start()
-    deadline = time.monotonic() + TIMEOUT_S
+    deadline = time.monotonic() + timeout
+    late = f"timed out after {timeout} second{'s' * (timeout != 1)}"
     stopped: str | None = None
     try:
-        proc.wait(timeout=TIMEOUT_S)
+        proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
-        stopped = f"timed out after {TIMEOUT_S} seconds"
+        stopped = late
     for reader in readers:  # a child process may still hold the output open
         reader.join(max(0.0, deadline - time.monotonic()))
     if stopped is None and any(r.is_alive() for r in readers):
-        stopped = f"timed out after {TIMEOUT_S} seconds"
+        stopped = late
     if stopped:
         _stop(proc)
         proc.wait()
@@ -141,14 +143,15 @@ def run_commands(sources: Sequence[Any], cwd: Path, max_bytes: int = DEFAULT_MAX
                                          fix="Write the command as it would be typed in a shell."))
             continue
         try:
-            proc = _execute(argv, cwd, max_bytes)
+            proc = _execute(argv, cwd, max_bytes, src.timeout)
         except OSError as exc:
             message = f"command failed to run: {exc}"
             out.failed.append(ParseError(file=name, line=0, message=message, fix=_FIX))
             continue
         if proc.stopped:
+            fix = _FIX_SLOW if proc.stopped.startswith("timed out") else _FIX
             out.failed.append(ParseError(file=name, line=0, message=f"command {proc.stopped}; it was stopped",
-                                         fix=_FIX))
+                                         fix=fix))
             continue
         if proc.returncode != 0:
             tail = proc.stderr.decode("utf-8", "replace").strip()[-300:]

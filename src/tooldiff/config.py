@@ -55,10 +55,14 @@ class ToolsetSpec:
     budget: int | None = None
 
 
+SOURCE_TIMEOUT = 300  # seconds: a dump that imports a whole agent can be slow, a hung one must end
+
+
 @dataclass(frozen=True, slots=True)
 class CommandSource:
     command: str
     toolset: str
+    timeout: int = SOURCE_TIMEOUT
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,7 +448,8 @@ def _build(path: str, d: Mapping[str, Any]) -> Config:
                                              property=limits.get("property", 512)),
         chars_per_token=d.get("chars_per_token", 4),
         max_file_bytes=d.get("max_file_bytes", 20_000_000),
-        sources=tuple(CommandSource(s["command"], s["toolset"]) for s in d.get("sources", ())),
+        sources=tuple(CommandSource(s["command"], s["toolset"], s.get("timeout", SOURCE_TIMEOUT))
+                      for s in d.get("sources", ())),
         fail_on=d.get("fail_on", "error"),
         file=path,
     )
