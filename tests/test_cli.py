@@ -68,6 +68,20 @@ def test_jobs_flag_gives_the_same_report_and_leaves_the_environment_alone(
     assert "at least 1" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("value", ["abc", "0", "-2", "1.5"])
+def test_a_bad_tooldiff_jobs_is_a_usage_error_not_one_process_in_silence(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("TOOLDIFF_JOBS", value)
+    with pytest.raises(SystemExit) as exc:
+        main(["check", str(EXAMPLE)])
+    assert exc.value.code == 2
+    assert f"TOOLDIFF_JOBS={value}" in capsys.readouterr().err
+    assert run(capsys, "check", "-j", "1", str(EXAMPLE))[0] == 0  # the flag wins: the variable is not read
+    monkeypatch.setenv("TOOLDIFF_JOBS", " 2 ")
+    assert run(capsys, "check", str(EXAMPLE))[0] == 0
+
+
 def test_fail_on_warning_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, _ = run(capsys, "check", str(EXAMPLE), "--fail-on", "warning")
     assert code == 1

@@ -198,6 +198,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--statistics is for --format text; the other formats list every finding")
     jobs = getattr(args, "jobs", None)
     if not jobs:
+        raw = os.environ.get("TOOLDIFF_JOBS", "").strip()
+        if raw:
+            try:
+                _jobs(raw)
+            except argparse.ArgumentTypeError as exc:  # else a typo would run one process without a word
+                parser.error(f"TOOLDIFF_JOBS={raw}: {exc}; it caps the processes, like --jobs")
         return _main(args)
     before = os.environ.get("TOOLDIFF_JOBS")
     os.environ["TOOLDIFF_JOBS"] = str(jobs)  # what `workers.jobs_available` reads, in every stage
