@@ -31,6 +31,12 @@ def test_split_identifier(name: str, parts: tuple[str, ...]) -> None:
         ("indexes", "index"),
         ("kubernetes", "kubernetes"),
         ("bus", "bus"),
+        # A singular in -ie takes -s: "movies" is not "movy", and `get_movie` / `list_movies` share `movie`.
+        ("movies", "movie"),
+        ("cookies", "cookie"),
+        ("calories", "calorie"),
+        ("species", "species"),
+        ("supplies", "supply"),
     ],
 )
 def test_fold_plural(word: str, folded: str) -> None:
@@ -124,3 +130,8 @@ def test_written_as_name_agrees_with_the_proper_nouns_of_the_description(name: s
     terms = extract(name, description)
     for term in terms.name_seq:
         assert terms.written_as_name(term) == (term in terms.proper_any), term
+
+
+def test_a_plural_in_ies_of_a_singular_in_ie_shares_its_terms() -> None:
+    one, many = extract("get_movie", "Get one movie by its id."), extract("list_movies", "List the movies.")
+    assert "movie" in one.name & many.name and "movie" in one.desc & many.desc
