@@ -37,6 +37,11 @@ def test_split_identifier(name: str, parts: tuple[str, ...]) -> None:
         ("calories", "calorie"),
         ("species", "species"),
         ("supplies", "supply"),
+        ("buses", "bus"),
+        ("heroes", "hero"),
+        ("nodejs", "nodejs"),  # a technology in -js is no plural
+        ("macos", "macos"),
+        ("photos", "photo"),
     ],
 )
 def test_fold_plural(word: str, folded: str) -> None:

@@ -256,7 +256,7 @@ def fold_plural(word: str) -> str:
         return word[:-3] + "y"
     if word.endswith(("sses", "xes", "ches", "shes", "zzes")):
         return word[:-2]
-    if word.endswith(("ss", "us", "is")):
+    if word.endswith(("ss", "us", "is", "js")):  # js: nodejs, nextjs
         return word
     return word[:-1]
 
