@@ -42,6 +42,8 @@ def test_split_identifier(name: str, parts: tuple[str, ...]) -> None:
         ("nodejs", "nodejs"),  # a technology in -js is no plural
         ("macos", "macos"),
         ("photos", "photo"),
+        ("matrices", "matrix"),
+        ("physics", "physics"),
     ],
 )
 def test_fold_plural(word: str, folded: str) -> None:
