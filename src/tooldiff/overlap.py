@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from tooldiff.args import Arg, arg_terms, named_thing, unmatched_required
 from tooldiff.lexicon import lexicon
 from tooldiff.pairs import ToolView
-from tooldiff.terms import mentions, reversed_direction, text_terms, words
+from tooldiff.terms import mentions, names_alias, reversed_direction, text_terms, words
 
 COVER_MIN = 0.5  # share of a summary's terms the other tool's text must hold, both ways
 COVER_FULL, COVER_LOW = 0.99, 0.3  # or: one summary wholly inside the other's text, and a little back
@@ -169,7 +169,7 @@ def intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
 
 def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
     """Cheap, selective tests first: this runs on every candidate pair."""
-    alias = mentions(a.terms.alias_sentences, b.name) or mentions(b.terms.alias_sentences, a.name)
+    alias = names_alias(a.terms.alias_sentences, b.name) or names_alias(b.terms.alias_sentences, a.name)
     if not alias:
         if not compatible_actions(a, b):
             return None

@@ -574,6 +574,43 @@ def mentions(sentences_: tuple[str, ...], name: str) -> bool:
     return False
 
 
+# An alias notice names the tool it stands for right after its phrase: "alias of X", "same as `X`",
+# "deprecated: use X". Met elsewhere in the sentence a name is a word ("migration steps, and deprecated API
+# surface"), and "parameters identical to X" says the arguments match, not the tools. The pattern is searched
+# up to the name's start, so `$` is where the name begins.
+_ALIAS_BEFORE_NAME = re.compile(
+    r"(?:same as|alias (?:of|for)|identical to|equivalent to|synonym (?:of|for)|renamed to"
+    r"|deprecated\W{0,4}(?:please )?(?:use|see|prefer|call|in favou?r of|replaced by|superseded by))"
+    r"[\s`'\"(\[]+(?:the )?[`'\"]?$"
+)
+_NOT_THE_TOOL = frozenset([
+    "parameter", "parameters", "param", "params", "argument", "arguments", "args", "value", "values", "field",
+    "fields", "prerequisite", "prerequisites", "input", "inputs", "output", "outputs", "format", "response",
+    "schema", "options",
+])
+_ALIAS_REACH = 60  # characters before a name where its alias phrase may start
+
+
+def names_alias(sentences_: tuple[str, ...], name: str) -> bool:
+    """Whether an alias notice among the (lower-cased) sentences names the tool `name` as what it stands
+    for, not as a word of some other subject (see `_ALIAS_BEFORE_NAME`)."""
+    if not sentences_:
+        return False
+    name = name.lower()
+    for s in sentences_:
+        at = s.find(name)
+        while at != -1:
+            end = at + len(name)
+            if (at == 0 or s[at - 1] not in _NAME_BEFORE) and (end >= len(s) or s[end] not in _NAME_AFTER):
+                phrase = _ALIAS_BEFORE_NAME.search(s, max(0, at - _ALIAS_REACH), at)
+                if phrase is not None:
+                    subject = _ASCII_WORD.findall(s, max(0, phrase.start() - 40), phrase.start())[-4:]
+                    if _NOT_THE_TOOL.isdisjoint(subject):
+                        return True
+            at = s.find(name, at + 1)
+    return False
+
+
 def reversed_direction(a: str, b: str) -> bool:
     """`hsl_to_rgb` against `rgb_to_hsl`: the same words, opposite directions."""
     pa, pb = split_identifier(a), split_identifier(b)

@@ -728,3 +728,66 @@ def test_singular_and_plural_twins_with_the_same_number_still_meet() -> None:
     a = _t("search_docs", "Search the documentation for pages matching a query.", _schema(query="string"))
     b = _t("find_docs", "Find documentation pages matching a query.", _schema(query="string"))
     assert _headline(a, b) == "intent-overlap"
+
+
+# An alias notice names the tool it stands for right after its phrase. A tool whose name is a plain word met
+# elsewhere in a sentence with "deprecated" or "same as" in it is no alias (docker registry, combined corpus).
+NOT_AN_ALIAS = [
+    pytest.param(
+        _t("Steps", "Gets a random selection of WikiHow steps.", _schema(count="string")),
+        _t("audit_package", "Deep package intelligence. Returns breaking changes across versions, CVE list "
+           "with CVSS scores, official migration steps, and deprecated API surface."),
+        id="steps-vs-deprecated-api-surface",
+    ),
+    pytest.param(
+        _t("awsinspect", "INSPECTION: Inspect AWS infrastructure for a deployed project.",
+           _schema(session_id="string", service="string")),
+        _t("awsinspect_batch", "BATCH INSPECTION: run up to 32 AWS inspect probes in one call.\n"
+           "PREREQUISITE: Same as awsinspect — deploy attempt required.", _schema(session_id="string")),
+        id="prerequisite-same-as",
+    ),
+    pytest.param(
+        _t("search", "Search the collection by keyword.", _schema(q="string")),
+        _t("collection", "Get the collection. All of the other parameters are identical to the search page "
+           "on the website.", _schema(q="string")),
+        id="parameters-identical-to",
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), NOT_AN_ALIAS)
+def test_a_name_met_in_a_sentence_that_says_deprecated_is_no_alias(
+    a: dict[str, Any], b: dict[str, Any]
+) -> None:
+    assert _headline(a, b) is None
+
+
+ALIASES = [
+    pytest.param(
+        _t("get_trade_call", "Returns a composite verdict for one crypto perpetual future. Read-only."),
+        _t("get_trade_signal", "Returns a composite verdict for one crypto perpetual future. Read-only. "
+           "[ALIAS] This tool is an alias of get_trade_call — same behavior, kept for backward "
+           "compatibility."),
+        id="alias-of",
+    ),
+    pytest.param(
+        _t("transcribe_status", "Check the status of a Scriptivox transcription job.",
+           _schema(transcription_id="string")),
+        _t("transcription_status", "[DEPRECATED — use transcribe_status instead] Alias kept for backward "
+           "compatibility with @scriptivox/mcp-server@1.0.x.", _schema(transcription_id="string")),
+        id="deprecated-use",
+    ),
+    pytest.param(
+        _t("read_text_file", "Read a text file.", _schema(path="string")),
+        _t("read_file", "Read the contents of a file. Deprecated: use `read_text_file`.",
+           _schema(path="string")),
+        id="deprecated-colon-use-quoted",
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), ALIASES)
+def test_an_alias_notice_that_names_the_other_tool_is_an_overlap(
+    a: dict[str, Any], b: dict[str, Any]
+) -> None:
+    assert _headline(a, b) == "intent-overlap"
