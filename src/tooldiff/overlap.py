@@ -171,6 +171,8 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
     """Cheap, selective tests first: this runs on every candidate pair."""
     alias = names_alias(a.terms.alias_sentences, b.name) or names_alias(b.terms.alias_sentences, a.name)
     if not alias:
+        if a.terms.summary.isdisjoint(b.terms.summary):  # each in the other's long text, nothing in common
+            return None
         if not compatible_actions(a, b):
             return None
         if missing_name_terms(a, b) or missing_name_terms(b, a) or different_systems(a, b):

@@ -791,3 +791,20 @@ def test_an_alias_notice_that_names_the_other_tool_is_an_overlap(
     a: dict[str, Any], b: dict[str, Any]
 ) -> None:
     assert _headline(a, b) == "intent-overlap"
+
+
+def test_summaries_with_no_term_in_common_are_no_overlap() -> None:
+    """Combined corpus: "they share their purpose" — each summary's terms are in the other's long text, but
+    the two summaries name nothing in common; that is a tool listing what another returns, not a twin."""
+    ticker = _t(
+        "get_ticker_data",
+        "\nReturns:\n- info: Core financial metrics (P/E ratios, margins, growth rates, debt ratios, "
+        "market cap, EPS, etc.)\n- calendar: Upcoming earnings dates and dividend dates\n"
+        "- news: Recent news articles (headlines, dates, sources)\n"
+        "- recommendations: Latest analyst recommendations (buy/sell/hold ratings)\n",
+        _schema(ticker="string", max_news="integer"),
+    )
+    earnings = _t("Earnings", "This endpoint returns the company earnings.",
+                  _schema(to="string", symbol="string", period="string"))
+    assert _headline(ticker, earnings) is None
+    assert _headline(ticker, _t("metrics", "metrics")) is None
