@@ -5,7 +5,8 @@ Evidence is taken in order and the first that speaks wins, so every finding can 
 2. MCP annotations that the author set explicitly (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
    `openWorldHint`); the spec's defaults are not evidence, so absent hints fall through; an open-world
    write (`readOnlyHint: false, openWorldHint: true`) is a write that the lexicon may raise;
-3. the lexicon of verbs and phrases below, on the name and the description.
+3. the lexicon of verbs and phrases below, on the name and the description; a name led by a read verb
+   (`list_`, `get`, `search_`) is a read, whatever its object does.
 
 A *guard* is a required argument the model cannot make up: an approval id, a confirmation token, a value
 only an earlier read returns. A required free-text `reason` is a description with a colon in it, not a guard.
@@ -121,6 +122,27 @@ def _own_effect_text(tool: Tool) -> str:
     return " ".join([tool.name.replace("_", " ").replace("-", " "), *parts])
 
 
+# A name led by one of these verbs reads: danger words in its description describe the object ("Webhooks
+# send notifications", "find a comment's id before delete_comment"). `fetch` and `query` are left out: an
+# HTTP fetch or a SQL query may write. A second verb joined on (`search_and_manage_tags`, `get_or_create`)
+# and `check_in` / `check_out` leave the judgement to the wording.
+_READ_VERBS = frozenset([
+    "list", "get", "search", "read", "find", "show", "view", "describe", "count", "lookup", "check",
+    "inspect", "preview", "validate", "estimate", "retrieve", "browse", "explain", "summarize", "summarise",
+    "analyze", "analyse",
+])
+_JOINED = frozenset(["and", "or", "then", "in", "out", "off"])
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def _read_lead(name: str) -> str | None:
+    """The read verb that leads the name, when nothing in the name says it does more."""
+    words: list[str] = [w.lower() for w in _NAME_WORD.findall(name)]
+    if not words or words[0] not in _READ_VERBS or not _JOINED.isdisjoint(words[1:]):
+        return None
+    return words[0]
+
+
 def assess(tool: Tool, tool_settings: Mapping[str, Mapping[str, Any]] | None = None) -> Blast:
     configured = (tool_settings or {}).get(tool.name, {}).get("blast")
     if isinstance(configured, str) and configured in LEVELS:
@@ -128,6 +150,8 @@ def assess(tool: Tool, tool_settings: Mapping[str, Mapping[str, Any]] | None = N
     from_ann = _from_annotations(tool.annotations)
     if from_ann is not None and from_ann.detail != _OPEN_WRITE:
         return from_ann
+    if from_ann is None and (lead := _read_lead(tool.name)) is not None:
+        return Blast("read", "lexicon", f"the name leads with `{lead}`")
     text = _own_effect_text(tool)
     kept_safe = from_ann is not None and (tool.annotations or {}).get("destructiveHint") is False
     if not kept_safe and (m := _DESTRUCTIVE.search(text)):

@@ -808,3 +808,42 @@ def test_summaries_with_no_term_in_common_are_no_overlap() -> None:
                   _schema(to="string", symbol="string", period="string"))
     assert _headline(ticker, earnings) is None
     assert _headline(ticker, _t("metrics", "metrics")) is None
+
+
+# A name led by a read verb says what the call does; danger words further on describe its object (docker
+# registry: 16 of the 18 read-named tools the wording called dangerous).
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("list_webhooks", "List all configured webhooks. Webhooks send HTTP POST notifications when events "
+         "occur."),
+        ("list_comments", "List the threaded comments on a page. Use this to find a comment's id before "
+         "update_comment / delete_comment."),
+        ("get_notifications", "List recent or pending notifications."),
+        ("check_destructive", "Check if a command contains destructive patterns (rm -rf, DROP TABLE, etc.)."),
+        ("estimate_sms_cost", "Estimate cost and message segments for SMS without sending it"),
+        ("getLinkedinPosts", "Returns the LinkedIn post log including drafts and published posts"),
+    ],
+)
+def test_a_name_led_by_a_read_verb_is_a_read_whatever_its_object_does(name: str, description: str) -> None:
+    from tooldiff.blast import assess
+
+    got = assess(make_tool(_t(name, description)))
+    assert got.level == "read", got
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "level"),
+    [
+        ("search_and_manage_resource_tags", "Search and manage tags. Supports list, get, create, and delete "
+         "actions.", "destructive"),
+        ("get_and_delete_message", "Get the next message from the queue and delete it.", "destructive"),
+        ("list_and_send_reminders", "List due reminders and send each one by email.", "external"),
+    ],
+)
+def test_a_read_verb_beside_a_write_verb_in_the_name_is_judged_by_the_words(
+    name: str, description: str, level: str
+) -> None:
+    from tooldiff.blast import assess
+
+    assert assess(make_tool(_t(name, description))).level == level

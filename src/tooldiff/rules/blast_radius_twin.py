@@ -6,7 +6,9 @@ irreversible, destructive, or reaches people outside the agent: it pages, sends,
 permanently, merges records, charges or deploys. Blast radius comes from evidence, in this order: the config
 (`tools: {name: {blast: read|write|destructive|external}}`), explicit MCP annotations (`readOnlyHint`,
 `destructiveHint`, `idempotentHint`, `openWorldHint`), then tooldiff's lexicon of verbs and phrases
-("permanently", "cannot be undone", "notify", "page the on-call"). The finding names the evidence it used.
+("permanently", "cannot be undone", "notify", "page the on-call"). A name led by a read verb (`list_`, `get`,
+`search_`) is a read whatever its object does ("Webhooks send notifications"), unless the name joins a second
+verb on (`get_and_delete_message`). The finding names the evidence it used.
 `openWorldHint: true` on a tool that is not read-only says it writes to an open world (the web, GitHub), not
 that it reaches people: it is a write unless its wording says it sends, pages, deploys or deletes.
 
