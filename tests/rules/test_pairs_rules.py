@@ -53,6 +53,22 @@ def test_directional_domination_is_silent_below_two_terms() -> None:
     assert not _fires(module, tools)
 
 
+def test_directional_domination_says_which_added_terms_only_the_name_holds() -> None:
+    """ionoscloud-mcp (docker registry): "every term of it (..., zone) ... which adds secondary, zone" read
+    as a contradiction; `zone` is added to the name, while the other's description has it too."""
+    tools = [
+        {"name": "list_dns_records", "description": "List all DNS records across all zones"},
+        {
+            "name": "list_dns_secondary_zone_records",
+            "description": "List all DNS records in a specific secondary zone",
+            "input_schema": {"type": "object", "properties": {"secondary_zone_id": {"type": "string"}}},
+        },
+    ]
+    a, b = (analyse(make_tool(t, i), CTX) for i, t in enumerate(tools))
+    problem = get("directional-domination").check(a, b, CTX)
+    assert problem is not None and "which adds secondary, and zone in its name." in problem.message, problem
+
+
 def test_alias_notice_does_not_count_as_a_boundary() -> None:
     alias = [
         {"name": "read_file", "description": "Read the contents of a file. Deprecated: use read_text_file."},

@@ -72,8 +72,7 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
         message=(
             f"{small.name} adds no term beyond {big.name}'s: every term of it "
             f"({', '.join(sorted(small.terms.all))}) also describes {big.name}, which adds "
-            f"{', '.join(sorted(extra))}. Nothing says when {small.name} "
-            "should win."
+            f"{_adds(extra, small)}. Nothing says when {small.name} should win."
         ),
         fix=(
             f'Add a contrastive boundary clause to {small.name}: "Use {small.name} for ...; for ..., use '
@@ -81,3 +80,13 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
         ),
         evidence={"dominated": small.name, "terms": sorted(small.terms.all), "other_adds": sorted(extra)},
     )
+
+
+def _adds(extra: frozenset[str], small: ToolView) -> str:
+    """The other's distinguishing terms. One the dominated tool's description has too is only in the name."""
+    plain = sorted(t for t in extra if t not in small.terms.all)
+    named = sorted(t for t in extra if t in small.terms.all)
+    if not named:
+        return ", ".join(plain)
+    in_name = f"{', '.join(named)} in its name"
+    return f"{', '.join(plain)}, and {in_name}" if plain else in_name
