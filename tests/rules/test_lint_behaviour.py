@@ -56,6 +56,12 @@ def test_a_problem_shared_by_targets_is_one_problem_listing_them() -> None:
     ]
 
 
+def test_an_unsupported_keyword_without_a_known_rewrite_says_what_to_do_once() -> None:
+    schema = {"type": "object", "propertyNames": {"pattern": "^a"}}
+    [found] = check("unsupported_keyword", tool(schema), ("google",))
+    assert found.fix == "Remove propertyNames: express the constraint in the description instead."
+
+
 def test_google_name_rule_differs() -> None:
     assert check("invalid_name", tool({}, name="ns.tool:v1"), ("google",)) == []
     assert check("invalid_name", tool({}, name="9lives"), ("google",))[0].targets == ("google",)

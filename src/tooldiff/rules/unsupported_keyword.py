@@ -102,7 +102,7 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
             if keyword not in watched:
                 continue
             targets = tuple(n for n, kws in rejecting if keyword in kws)
-            hint = _HINTS.get(keyword, "remove it or express the constraint in the description")
+            hint = _HINTS.get(keyword, "express the constraint in the description instead")
             yield Problem(
                 message=f"The keyword {keyword} is not supported by {', '.join(targets)}.",
                 fix=f"Remove {keyword}: {hint}.",
