@@ -135,7 +135,7 @@ _JOINED = frozenset(["and", "or", "then", "in", "out", "off"])
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
-def _read_lead(name: str) -> str | None:
+def read_lead(name: str) -> str | None:
     """The read verb that leads the name, when nothing in the name says it does more."""
     words: list[str] = [w.lower() for w in _NAME_WORD.findall(name)]
     if not words or words[0] not in _READ_VERBS or not _JOINED.isdisjoint(words[1:]):
@@ -150,7 +150,7 @@ def assess(tool: Tool, tool_settings: Mapping[str, Mapping[str, Any]] | None = N
     from_ann = _from_annotations(tool.annotations)
     if from_ann is not None and from_ann.detail != _OPEN_WRITE:
         return from_ann
-    if from_ann is None and (lead := _read_lead(tool.name)) is not None:
+    if from_ann is None and (lead := read_lead(tool.name)) is not None:
         return Blast("read", "lexicon", f"the name leads with `{lead}`")
     text = _own_effect_text(tool)
     kept_safe = from_ann is not None and (tool.annotations or {}).get("destructiveHint") is False

@@ -196,6 +196,46 @@ def test_escalation_flag_reads_the_argument(prop: dict[str, Any], fires: bool) -
     assert bool(list(get("escalation-flag").check(tool, CTX))) is fires
 
 
+def test_a_severity_filter_on_a_read_tool_is_no_escalation() -> None:
+    """github-mcp-server: `list_code_scanning_alerts(severity: critical)` lists the critical alerts; it wakes
+    nobody, though its text says "alerts"."""
+    tool = make_tool({
+        "name": "list_code_scanning_alerts",
+        "description": "List code scanning alerts in a GitHub repository.",
+        "input_schema": {"type": "object", "properties": {
+            "severity": {"type": "string", "enum": ["critical", "high", "medium", "low"]},
+            "owner": {"type": "string"},
+        }},
+    })
+    assert not list(get("escalation-flag").check(tool, CTX))
+
+
+@pytest.mark.parametrize(
+    ("name", "prop"),
+    [  # playwright and chrome-devtools servers (mcp/live_tools_list): a full-page screenshot, a cold reload
+        ("full_page", {"type": "boolean", "description": "Take a screenshot of the full scrollable page."}),
+        ("fullPage", {"type": "boolean"}),
+        ("ignoreCache", {"type": "boolean", "description": "Whether to bypass the HTTP cache when reloading "
+                         "the page, to measure a cold page load."}),
+    ],
+)
+def test_a_page_of_a_document_or_a_cache_bypass_is_no_escalation(name: str, prop: dict[str, Any]) -> None:
+    tool = make_tool({"name": "take_screenshot", "description": "Take a screenshot of the current page.",
+                      "input_schema": {"type": "object", "properties": {name: prop}}})
+    assert not list(get("escalation-flag").check(tool, CTX))
+
+
+def test_a_flag_whose_false_skips_the_confirmation_says_false() -> None:
+    """github-mcp-server `create_pull_request(show_ui)`: "Set to false to skip the form and execute
+    directly"."""
+    prop = {"type": "boolean", "description": "Whether to render the MCP App form instead of executing the "
+            "request immediately. Defaults to true. Set to false to skip the form and execute directly."}
+    tool = make_tool({"name": "create_pull_request", "description": "Create a new pull request.",
+                      "input_schema": {"type": "object", "properties": {"show_ui": prop}}})
+    [problem] = list(get("escalation-flag").check(tool, CTX))
+    assert problem.message.startswith("setting show_ui to false switches"), problem.message
+
+
 def test_priority_p1_counts_only_when_it_pages() -> None:
     schema = {"type": "object", "properties": {"priority": {"enum": ["P3", "P2", "P1"]}}}
     quiet = make_tool({"name": "create_task", "description": "Create a task.", "input_schema": schema})

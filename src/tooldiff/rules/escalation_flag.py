@@ -5,7 +5,8 @@ An argument such as `create_ticket(page_oncall: true)`, `notify_all`, `force`, o
 `P1` value pages someone: one value of it turns an everyday call into one that wakes a person, reaches
 everyone, skips a check or destroys state. A boolean counts when its name or description says so; an enum
 counts when it offers a top severity (P0, P1, SEV1, critical) and the tool or the argument says that it pages
-or notifies.
+or notifies. A tool whose name is led by a read verb (`list_alerts(severity: critical)`) reads: its arguments
+filter what it reads, and none is reported.
 
 ## Why it matters
 The model reaches the dangerous behaviour from the ordinary path by setting one value, and the only guard is
@@ -31,6 +32,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
+from tooldiff.blast import read_lead
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context
 
@@ -40,17 +42,20 @@ KIND = "tool"
 
 # Flag names (split on _ and case) that raise the blast radius when set.
 _FLAG = re.compile(
-    r"(?:^|_)(page|paging|oncall|on_call|notify|notify_all|alert|broadcast|everyone|all_users|escalate"
-    r"|force|skip_(?:checks?|review|approval|confirmation|hooks|verification)|no_verify|bypass|override"
+    r"(?:^|_)(paging|oncall|on_call|notify|notify_all|alert|broadcast|everyone|all_users|escalate"
+    r"|force|skip_(?:checks?|review|approval|confirmation|hooks|verification)|no_verify|bypass(?!_cache)|override"
     r"|permanent(?:ly)?|hard_delete|purge|send_email|send_sms|charge|auto_deploy|deploy)(?:_|$)",
     re.I,
 )
 _FLAG_DESC = re.compile(
-    r"\b(page[sd]? the|on-?call|notif(?:y|ies|ied)|everyone|@channel|skips? the|bypass"
+    r"\b(page[sd]? the|on-?call|notif(?:y|ies|ied)|everyone|@channel|skips? the"
+    r"|bypass(?! (?:the )?\w* ?cache)"
     r"|every (?:employee|member|user|customer|subscriber)|all (?:staff|members|users|employees|customers)"
     r"|without (?:confirmation|review)|permanently)\b",
     re.I,
 )
+# "Set to false to skip the form": the dangerous value is false.
+_FALSE_TRIGGERS = re.compile(r"\bfalse\b[^.]{0,20}\b(?:skip|bypass|without)", re.I)
 _TOP_SEVERITY = re.compile(r"^(p0|p1|sev[-_ ]?[01]|critical|emergency|urgent)$", re.I)
 _PAGES = re.compile(r"\b(page[sd]?\b|paging|on-?call|notif(?:y|ies|ied)|alert(?:s|ed)?|wake)", re.I)
 
@@ -100,7 +105,7 @@ def _flag_name(name: str) -> bool:
 def _why(name: str, prop: dict[str, Any], tool_text: str) -> str | None:
     desc = prop.get("description", "") if isinstance(prop.get("description"), str) else ""
     if prop.get("type") == "boolean" and (_flag_name(name) or _FLAG_DESC.search(desc)):
-        return f"setting {name} to true"
+        return f"setting {name} to {'false' if _FALSE_TRIGGERS.search(desc) else 'true'}"
     values = prop.get("enum")
     if isinstance(values, list):
         top = [v for v in values if isinstance(v, str) and _TOP_SEVERITY.match(v)]
@@ -112,8 +117,8 @@ def _why(name: str, prop: dict[str, Any], tool_text: str) -> str | None:
 def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
     schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
     props = schema.get("properties")
-    if not isinstance(props, dict):
-        return
+    if not isinstance(props, dict) or read_lead(tool.name):
+        return  # a read (`list_alerts(severity: critical)`): its arguments filter what it reads
     text = f"{tool.name.replace('_', ' ')} {tool.description or ''}"
     for name, prop in props.items():
         if not isinstance(prop, dict) or not isinstance(name, str):
