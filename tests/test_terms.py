@@ -142,3 +142,11 @@ def test_written_as_name_agrees_with_the_proper_nouns_of_the_description(name: s
 def test_a_plural_in_ies_of_a_singular_in_ie_shares_its_terms() -> None:
     one, many = extract("get_movie", "Get one movie by its id."), extract("list_movies", "List the movies.")
     assert "movie" in one.name & many.name and "movie" in one.desc & many.desc
+
+
+def test_urls_and_html_tags_give_no_terms() -> None:
+    """A URL's scheme and host and a `<br>` are no words of what the tool does; pairs "shared" https."""
+    t = extract("get_page", 'Get a page of the docs.<br>See <a href="https://docs.example.com/api">the '
+                "reference</a> or www.example.org/help for <code>page_id</code> values.")
+    assert t.desc.isdisjoint({"https", "http", "br", "href", "example", "com", "org", "www"})
+    assert {"document", "reference"} <= t.desc, sorted(t.desc)

@@ -378,6 +378,13 @@ def _sentences_marked(text: str) -> list[tuple[str, bool]]:
     return out
 
 
+# Markup and addresses are not words of what a tool does ("https", "br", "href" were shared terms).
+_HTML_TAG = re.compile(
+    r"</?(?:br|p|b|i|u|em|strong|code|pre|li|ul|ol|div|span|table|thead|tbody|tr|td|th|a|img|h[1-6]|hr|sup"
+    r"|sub|blockquote)\b[^<>]{0,300}>",
+    re.I,
+)
+_URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+", re.I)
 _QUOTED = re.compile(r"`[^`]{1,80}`|'[A-Za-z0-9_\-.]{2,60}'|\"[A-Za-z0-9_\-.]{2,60}\"")
 
 
@@ -480,6 +487,10 @@ def extract(name: str, description: str) -> Terms:
     seen = set(words)
     _learn(seen)
     stripped = text
+    if "<" in text:
+        stripped = _HTML_TAG.sub(" ", stripped)
+    if "://" in text or "www." in text:
+        stripped = _URL.sub(" ", stripped)
     if "`" in text or "'" in text or '"' in text:
         stripped = _QUOTED.sub(" ", stripped)
     if _IDENT_HINT.search(stripped) or not _CAMEL_WORDS.isdisjoint(seen):
