@@ -652,3 +652,18 @@ def test_a_tool_removed_beside_a_line_broken_at_the_base_already_is_removed(tmp_
     report = run_diff(root, "main", "HEAD", token_methods=("estimate",))
     assert [(t.name, t.change) for t in report.tools] == [("escalate_ticket", "removed")]
     assert not any(n.startswith("Not read at head") for n in report.notes), report.notes
+
+
+def test_a_file_with_a_bad_record_at_the_base_that_stops_parsing_still_holds_its_tools(repo: Path) -> None:
+    """An error already at the base says nothing about a file that gives no tools at all at head."""
+    doc = json.loads(json.dumps(BASE_TOOLS))
+    doc["tools"][2]["description"] = 42  # list_tickets is no tool at the base
+    git(repo, "checkout", "-q", "main")
+    commit(repo, {"agent/tools.json": doc}, "a bad record")
+    git(repo, "checkout", "-q", "pr")
+    git(repo, "merge", "-q", "--no-edit", "main")
+    text = json.dumps(doc, indent=2).replace('"search_docs",', '"search_docs",,', 1)
+    commit(repo, {"agent/tools.json": text})
+    report = run_diff(repo, "main", "HEAD", token_methods=("estimate",))
+    assert not report.tools, [(t.name, t.change) for t in report.tools]
+    assert any("agent/tools.json (4 tools)" in n for n in report.notes), report.notes

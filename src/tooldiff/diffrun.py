@@ -194,23 +194,25 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
 
 
 def carry_unread(base: Side, head: Side, renames: Mapping[str, str] | None = None) -> str | None:
-    """Tools of the base that a head file with a new parse error no longer gives (it does not parse, its
-    command failed, one JSON Lines line or one record is broken) are held as they were at the base, so a
+    """Tools of the base that a head file with parse errors no longer gives (it does not parse, its command
+    failed, or a JSON Lines line or a record newly broke) are held as they were at the base, so a
     syntax error reads as the `parse-error` it is, not as tools removed with their findings resolved. A
     file moved in the PR holds them under its new path. The note says which files. A file whose toolset
     was regrouped at head (a folder of one-tool files that is no longer one) keeps showing its tools as
     removed."""
+    if not head.errors:
+        return None
     moved = renames or {}
     was = {new: old for old, new in moved.items()}
-    # Only a file with more errors than at the base: an old bad line must not hide a removal beside it.
-    at_base = Counter(e.file for e in base.errors)
-    broken = {f for f, n in Counter(e.file for e in head.errors).items() if n > at_base[was.get(f, f)]}
-    if not broken:
-        return None
     read: dict[str, set[str]] = {}
     for ts in head.toolsets:
         for t in ts.tools:
             read.setdefault(t.file, set()).add(t.name)
+    # A file read in part must have more errors than at the base: an old bad line must not hide a removal
+    # beside it. A file that gives no tools at all holds them whatever the base had.
+    at_base = Counter(e.file for e in base.errors)
+    broken = {f for f, n in Counter(e.file for e in head.errors).items()
+              if f not in read or n > at_base[was.get(f, f)]}
     now = {was.get(f, f): f for f in broken}  # base path -> the broken head path
     by_id = {ts.id: ts for ts in head.toolsets}
     home = {f: ts.id for ts in head.toolsets for f in ts.files}
