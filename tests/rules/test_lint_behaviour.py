@@ -389,3 +389,25 @@ def test_google_accepts_512_function_declarations_and_openai_128() -> None:
     assert found.evidence == {"counts": {"google": 513}, "limits": {"google": 512}}
     [found] = over(129, "openai-chat", ("openai",))
     assert found.evidence == {"counts": {"openai": 129}, "limits": {"openai": 128}}
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "says"),
+    [  # combined corpus: 262 descriptions only restate the name, 3 are a dash
+        ("bookBusinessTravel", "Book business travel", "only repeats its name"),
+        ("metrics", "metrics", "only repeats its name"),
+        ("list_items", "-", "has no description"),
+        ("version", "  ", "has no description"),
+    ],
+)
+def test_a_description_that_says_nothing_beyond_the_name_is_missing(
+    name: str, description: str, says: str
+) -> None:
+    [found] = check("missing_description", tool({"type": "object"}, name=name, description=description))
+    assert says in found.message and found.pointer == "/description", found
+
+
+def test_a_description_that_starts_with_the_name_and_says_more_is_kept() -> None:
+    t = tool({"type": "object"}, name="book_travel",
+             description="Book travel: a flight and a hotel for one trip.")
+    assert check("missing_description", t) == []

@@ -1,8 +1,9 @@
 """A tool or property without a description.
 
 ## What it finds
-A tool whose description is empty (warning), and a property under `properties` with no `description`
-(info; properties that are only a `$ref` are skipped, their description lives with the definition).
+A tool whose description is empty, only punctuation ("-"), or only its name again ("Book business travel"
+for `bookBusinessTravel`) (warning), and a property under `properties` with no `description` (info;
+properties that are only a `$ref` are skipped, their description lives with the definition).
 
 ## Why it matters
 The description is the only place the model learns what a tool is for and when not to use it. Without
@@ -27,6 +28,7 @@ one it guesses from the name, and picks the wrong tool or fills the wrong argume
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from tooldiff import schemawalk
@@ -66,16 +68,29 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     yield from check_schema(tool, ctx)
 
 
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")  # in any script
+
+
+def _letters(text: str) -> str:
+    return "".join(_LETTER_OR_DIGIT.findall(text)).lower()
+
+
 def check_tool(tool: Tool, ctx: Context) -> Iterator[Problem]:
     """The tool's own description (the part of `check` that reads the tool's text)."""
-    if not tool.description.strip():
-        yield Problem(
-            message=f'The tool "{tool.name}" has no description.',
-            fix="Say what the tool does, when to use it and when not to.",
-            pointer="/description",
-            targets=_targets(ctx),
-            severity="warning",
-        )
+    text = tool.description
+    if not _LETTER_OR_DIGIT.search(text):  # empty, blank, or punctuation ("-")
+        message = f'The tool "{tool.name}" has no description.'
+    elif len(text) <= 2 * len(tool.name) + 8 and _letters(text) == _letters(tool.name):
+        message = f'The description of "{tool.name}" only repeats its name.'  # "Book business travel"
+    else:
+        return
+    yield Problem(
+        message=message,
+        fix="Say what the tool does, when to use it and when not to.",
+        pointer="/description",
+        targets=_targets(ctx),
+        severity="warning",
+    )
 
 
 def check_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
