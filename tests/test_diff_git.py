@@ -388,8 +388,8 @@ def test_a_toolset_finding_does_not_follow_its_first_tool(tmp_path: Path) -> Non
 FORECAST = [{"type": "function", "function": {
     "name": "get_forecast", "description": "Get the five-day forecast for a city.", "strict": True,
     "parameters": {"type": "object", "additionalProperties": False, "required": ["city"],
-                   "properties": {"city": {"type": "string", "description": "City"},
-                                  "days": {"type": "integer", "description": "Days"}}}}}]
+                   "properties": {"city": {"type": "string", "description": "City name, e.g. Paris"},
+                                  "days": {"type": "integer", "description": "Number of days, 1 to 5"}}}}}]
 
 
 def test_a_file_converted_to_yaml_is_the_same_toolset(tmp_path: Path) -> None:

@@ -411,3 +411,18 @@ def test_a_description_that_starts_with_the_name_and_says_more_is_kept() -> None
     t = tool({"type": "object"}, name="book_travel",
              description="Book travel: a flight and a hotel for one trip.")
     assert check("missing_description", t) == []
+
+
+def test_a_property_description_that_only_repeats_its_name_is_missing() -> None:
+    schema = {"type": "object", "properties": {
+        "offset": {"type": "integer", "description": "Offset"},
+        "task_id": {"type": "string", "description": "Task ID"},
+        "city": {"type": "string", "description": "City name, e.g. Paris"},
+        "tag": {"type": "string", "description": "-"},
+    }}
+    found = check("missing_description", tool(schema, description="Page through the tasks of one project."))
+    assert [(p.pointer, p.severity, "repeats" in p.message) for p in found] == [
+        ("/input_schema/properties/offset", "info", True),
+        ("/input_schema/properties/task_id", "info", True),
+        ("/input_schema/properties/tag", "info", False),
+    ]

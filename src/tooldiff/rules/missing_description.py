@@ -2,8 +2,9 @@
 
 ## What it finds
 A tool whose description is empty, only punctuation ("-"), or only its name again ("Book business travel"
-for `bookBusinessTravel`) (warning), and a property under `properties` with no `description` (info;
-properties that are only a `$ref` are skipped, their description lives with the definition).
+for `bookBusinessTravel`) (warning), and a property under `properties` with no `description`, or one that
+only repeats its name (`"offset": "Offset"`) (info; properties that are only a `$ref` are skipped, their
+description lives with the definition).
 
 ## Why it matters
 The description is the only place the model learns what a tool is for and when not to use it. Without
@@ -103,12 +104,17 @@ def check_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
         if node.via != "properties" or not isinstance(s, dict) or "$ref" in s:
             continue
         text = s.get("description")
-        if not isinstance(text, str) or not text.strip():
-            yield Problem(
-                message=f'The property "{node.key}" has no description.',
-                fix="Describe the value the model should put here, with an example.",
-                pointer=node.pointer,
-                targets=targets,
-                evidence={"property": node.key},
-                severity="info",
-            )
+        if not isinstance(text, str) or not _LETTER_OR_DIGIT.search(text):
+            message = f'The property "{node.key}" has no description.'
+        elif len(text) <= 2 * len(str(node.key)) + 8 and _letters(text) == _letters(str(node.key)):
+            message = f'The description of the property "{node.key}" only repeats its name.'  # "Offset"
+        else:
+            continue
+        yield Problem(
+            message=message,
+            fix="Describe the value the model should put here, with an example.",
+            pointer=node.pointer,
+            targets=targets,
+            evidence={"property": node.key},
+            severity="info",
+        )
