@@ -508,7 +508,7 @@ def extract(name: str, description: str) -> Terms:
     caps_in_name = tuple(sorted(w for w in caps_here if _CAPS[w] in name_terms)) if caps_here else ()
     alias: list[str] = []
     if not _ALIAS_ANY.isdisjoint(seen):
-        alias = [s for s in sentences(text.lower()) if _ALIAS_LOWER.search(s)]
+        alias = _alias_sentences(sentences(text.lower()))
     if not _FOREIGN_ANY.isdisjoint(seen):
         ok, why = analysable(text)
     elif text.isascii():
@@ -531,6 +531,21 @@ def extract(name: str, description: str) -> Terms:
         stripped=stripped,
         contrast_possible=not _CONTRAST_ANY.isdisjoint(seen),
     )
+
+
+_NEXT_POINTS = re.compile(r"(?:please )?(?:use|see|prefer|call)\b")
+
+
+def _alias_sentences(parts: list[str]) -> list[str]:
+    """The sentences that announce an alias; "X is deprecated." takes the next one along when that one says
+    what to use instead ("Use Y instead."), so the replacement is named in the notice."""
+    out = []
+    for k, s in enumerate(parts):
+        if _ALIAS_LOWER.search(s):
+            after = parts[k + 1] if k + 1 < len(parts) else ""
+            points = s.rstrip(".").endswith("deprecated") and _NEXT_POINTS.match(after)
+            out.append(f"{s} {after}" if points else s)
+    return out
 
 
 def _by_sentence(stripped: str) -> tuple[list[str], set[str]]:

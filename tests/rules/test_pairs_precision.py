@@ -847,3 +847,14 @@ def test_a_read_verb_beside_a_write_verb_in_the_name_is_judged_by_the_words(
     from tooldiff.blast import assess
 
     assert assess(make_tool(_t(name, description))).level == level
+
+
+def test_a_deprecation_whose_replacement_is_in_the_next_sentence_is_an_alias_notice() -> None:
+    a = _t("read_text_file", "Read a text file.", _schema(path="string"))
+    b = _t("read_file", "Read the contents of a file. This tool is deprecated. Use read_text_file instead.",
+           _schema(path="string"))
+    got = run_toolset([make_tool(a, 0), make_tool(b, 1)])
+    assert got.pairs[("read_file", "read_text_file")][0] == "intent-overlap"
+    from tooldiff.terms import extract
+
+    assert "read_text_file" in extract(b["name"], b["description"]).alias_mentions
