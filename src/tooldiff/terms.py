@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import chain
@@ -587,17 +587,19 @@ def mentions(sentences_: tuple[str, ...], name: str) -> bool:
     A plain substring search with the boundary checked by hand: a compiled pattern per name cost more than the
     search (the pair check meets hundreds of names once each).
     """
-    if not sentences_:
-        return False
+    return bool(sentences_) and next(_whole_word(sentences_, name), None) is not None
+
+
+def _whole_word(sentences_: tuple[str, ...], name: str) -> Iterator[tuple[str, int]]:
+    """(sentence, offset) of each whole-word occurrence of the (lower-cased) name in the sentences."""
     name = name.lower()
     for s in sentences_:
         at = s.find(name)
         while at != -1:
             end = at + len(name)
             if (at == 0 or s[at - 1] not in _NAME_BEFORE) and (end >= len(s) or s[end] not in _NAME_AFTER):
-                return True
+                yield s, at
             at = s.find(name, at + 1)
-    return False
 
 
 # An alias notice names the tool it stands for right after its phrase: "alias of X", "same as `X`",
@@ -620,20 +622,12 @@ _ALIAS_REACH = 60  # characters before a name where its alias phrase may start
 def names_alias(sentences_: tuple[str, ...], name: str) -> bool:
     """Whether an alias notice among the (lower-cased) sentences names the tool `name` as what it stands
     for, not as a word of some other subject (see `_ALIAS_BEFORE_NAME`)."""
-    if not sentences_:
-        return False
-    name = name.lower()
-    for s in sentences_:
-        at = s.find(name)
-        while at != -1:
-            end = at + len(name)
-            if (at == 0 or s[at - 1] not in _NAME_BEFORE) and (end >= len(s) or s[end] not in _NAME_AFTER):
-                phrase = _ALIAS_BEFORE_NAME.search(s, max(0, at - _ALIAS_REACH), at)
-                if phrase is not None:
-                    subject = _ASCII_WORD.findall(s, max(0, phrase.start() - 40), phrase.start())[-4:]
-                    if _NOT_THE_TOOL.isdisjoint(subject):
-                        return True
-            at = s.find(name, at + 1)
+    for s, at in _whole_word(sentences_, name):
+        phrase = _ALIAS_BEFORE_NAME.search(s, max(0, at - _ALIAS_REACH), at)
+        if phrase is not None:
+            subject = _ASCII_WORD.findall(s, max(0, phrase.start() - 40), phrase.start())[-4:]
+            if _NOT_THE_TOOL.isdisjoint(subject):
+                return True
     return False
 
 
