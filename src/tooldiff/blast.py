@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tooldiff.model import Tool
+from tooldiff.terms import split_identifier
 
 LEVELS = ("read", "write", "external", "destructive")
 DANGEROUS = frozenset({"external", "destructive"})
@@ -132,12 +133,11 @@ _READ_VERBS = frozenset([
     "analyze", "analyse",
 ])
 _JOINED = frozenset(["and", "or", "then", "in", "out", "off"])
-_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
 def read_lead(name: str) -> str | None:
     """The read verb that leads the name, when nothing in the name says it does more."""
-    words: list[str] = [w.lower() for w in _NAME_WORD.findall(name)]
+    words = split_identifier(name)
     if not words or words[0] not in _READ_VERBS or not _JOINED.isdisjoint(words[1:]):
         return None
     return words[0]
