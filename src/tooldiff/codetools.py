@@ -61,6 +61,7 @@ class _Outcome:
     stdout: bytes
     stderr: bytes  # its last `_STDERR_KEEP` bytes
     stopped: str | None  # why tooldiff stopped the command, if it did
+    fix: str = _FIX  # what to do about it: a command that ran too long may be given longer
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
@@ -119,9 +120,10 @@ def _execute(argv: list[str], cwd: Path, max_bytes: int, timeout: int) -> _Outco
         for stream in (proc.stdout, proc.stderr):
             assert stream is not None
             stream.close()
+    fix = _FIX_SLOW if stopped else _FIX
     if over.is_set():
-        stopped = f"printed more than {max_bytes:,} bytes on stdout (`max_file_bytes`)"
-    return _Outcome(proc.returncode, bytes(out), bytes(err), stopped)
+        stopped, fix = f"printed more than {max_bytes:,} bytes on stdout (`max_file_bytes`)", _FIX
+    return _Outcome(proc.returncode, bytes(out), bytes(err), stopped, fix)
 
 
 def run_commands(sources: Sequence[Any], cwd: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> CommandTools:
@@ -149,9 +151,8 @@ def run_commands(sources: Sequence[Any], cwd: Path, max_bytes: int = DEFAULT_MAX
             out.failed.append(ParseError(file=name, line=0, message=message, fix=_FIX))
             continue
         if proc.stopped:
-            fix = _FIX_SLOW if proc.stopped.startswith("timed out") else _FIX
             out.failed.append(ParseError(file=name, line=0, message=f"command {proc.stopped}; it was stopped",
-                                         fix=fix))
+                                         fix=proc.fix))
             continue
         if proc.returncode != 0:
             tail = proc.stderr.decode("utf-8", "replace").strip()[-300:]
