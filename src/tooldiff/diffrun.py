@@ -214,6 +214,7 @@ def carry_unread(base: Side, head: Side, renames: Mapping[str, str] | None = Non
     broken = {f for f, n in Counter(e.file for e in head.errors).items()
               if f not in read or n > at_base[was.get(f, f)]}
     now = {was.get(f, f): f for f in broken}  # base path -> the broken head path
+    unread = broken - read.keys()  # files that give no tool at head
     by_id = {ts.id: ts for ts in head.toolsets}
     home = {f: ts.id for ts in head.toolsets for f in ts.files}
     missing = {ts.id: [t for t in ts.tools if t.file in now and t.name not in read.get(now[t.file], ())]
@@ -226,9 +227,9 @@ def carry_unread(base: Side, head: Side, renames: Mapping[str, str] | None = Non
         paths = sorted({now[t.file] for t in missing[ts.id]})
         target = next((home[p] for p in paths if p in home), moved.get(ts.id, ts.id))
         there = by_id.get(target)
-        if there is None and not all(now.get(f) in broken - read.keys() for f in ts.files):
+        if there is None and not all(now.get(f) in unread for f in ts.files):
             continue  # regrouped at head
-        placed = [_held(t, now[t.file], target, places.get(id(t)), now[t.file] in read, head, base)
+        placed = [_held(t, now[t.file], target, places.get(id(t)), now[t.file] not in unread, head, base)
                   for t in missing[ts.id]]
         mine = there.tools if there is not None else ()
         order = {f: k for k, f in enumerate(sorted({t.file for t in (*mine, *placed)}))}
