@@ -282,3 +282,32 @@ def test_mode_argument_in_any_spelling(name: str) -> None:
             "input_schema": {"type": "object", "required": [name], "properties": {
                 name: {"type": "string", "enum": ["read", "write", "delete"], "description": "What to do."}}}}
     assert _fires(get("mode-argument"), [tool])
+
+
+def _mode_tool(values: list[str], description: str = "", name: str = "mode") -> dict[str, Any]:
+    prop: dict[str, Any] = {"type": "string", "enum": values}
+    if description:
+        prop["description"] = description
+    return {"name": "plan_trip", "description": "Plan a trip between two places.",
+            "input_schema": {"type": "object", "required": [name], "properties": {name: prop}}}
+
+
+@pytest.mark.parametrize(("values", "description"), [
+    (["driving", "walking", "bicycling", "transit"], "Travel mode (driving, walking, bicycling, transit)"),
+    (["raw", "markdown", "truncate"], "The mode to process the fetched content."),
+    (["CBC", "CFB", "OFB", "CTR", "ECB", "GCM"], "The encryption mode to use with the cipher."),
+    (["cool", "heat", "dry", "fan", "auto"], "The air conditioner's operating mode."),
+    (["rewrite", "append"], ""),
+])
+def test_mode_argument_is_silent_on_a_mode_of_settings(values: list[str], description: str) -> None:
+    """Every `mode` enum in ../shared/corpora is a setting of one behaviour (travel modes, output formats,
+    cipher modes, an appliance's modes), not behaviours that would be tools of their own."""
+    assert not _fires(get("mode-argument"), [_mode_tool(values, description)])
+
+
+def test_mode_argument_fires_on_a_mode_of_operations_or_of_behaviours_the_text_names() -> None:
+    assert _fires(get("mode-argument"), [_mode_tool(["list", "create", "delete"])])
+    seed = "keyword uses the old search_docs behaviour, question the old find_document behaviour"
+    assert _fires(get("mode-argument"), [_mode_tool(["keyword", "question"], seed)])
+    # `action` and `operation` say by their name that each value is an operation.
+    assert _fires(get("mode-argument"), [_mode_tool(["cordon", "drain", "uncordon"], name="operation")])

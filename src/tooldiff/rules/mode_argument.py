@@ -1,9 +1,15 @@
 """A `mode`, `action` or `operation` enum that selects behaviours which would be separate tools (seed 001).
 
 ## What it finds
-An argument named `mode`, `action`, `operation` (or `op`, `action_type`, `operation_type`, in any case, in
-camelCase or with `-`) whose `enum` offers two or more values. Each value picks a different behaviour of the
-tool.
+An argument named `action` or `operation` (or `op`, `action_type`, `operation_type`, in any case, in
+camelCase or with `-`) whose `enum` offers two or more values: its name says that each value picks a
+different behaviour of the tool.
+
+A `mode` is more often a setting of one behaviour: travel modes (`driving`, `walking`), output formats
+(`raw`, `markdown`), cipher modes (`CBC`, `GCM`), an appliance's modes (`cool`, `heat`); every `mode` enum in
+the 20k-tool corpus is one. So a `mode` counts only when two of its values are operations tooldiff's
+lexicon knows (`list`, `create`, `delete`, `start`...), or when its description says the values are
+behaviours, tools, operations or actions ("keyword uses the old search_docs behaviour").
 
 ## Why it matters
 Keeping two behaviours and adding a mode argument to choose between them moves the coin flip from tool
@@ -11,8 +17,8 @@ selection to argument selection and changes nothing else: it is a rename, not a 
 decide between the behaviours, now with less text to go on (each value has no description of its own).
 
 ## Example
-`search_docs(query, mode: "keyword" | "question")`, where keyword runs the old search_docs and question the
-old find_document.
+`search_docs(query, mode: "keyword" | "question")`, where the argument's description says that keyword runs
+the old search_docs behaviour and question the old find_document behaviour.
 
 ## Use instead
 Decide which behaviour you want. If the two are one behaviour, keep one and delete the other (one argument
@@ -25,10 +31,14 @@ each applies.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from typing import Any
 
+from tooldiff.lexicon import lexicon
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context
+from tooldiff.terms import normalise_name_word
 
 CODE = "mode-argument"
 SEVERITY: Severity = "info"
@@ -36,6 +46,21 @@ KIND = "tool"
 
 # Compared with `_` and `-` dropped and lower-cased: actionType, action_type and action-type are one name.
 _NAMES = frozenset({"mode", "action", "operation", "op", "actiontype", "operationtype"})
+# The description of a `mode` that selects behaviours, in the words it uses for them.
+_SAYS_BEHAVIOURS = re.compile(r"\b(?:behaviou?rs?|tools?|operations?|actions?)\b", re.IGNORECASE)
+
+
+def _selects_behaviours(name: str, prop: dict[str, Any], values: list[Any]) -> bool:
+    """`action` and `operation` always; a `mode` when its values or its description show behaviours."""
+    if name != "mode":
+        return True
+    actions = lexicon().action_classes
+    terms = (normalise_name_word(v.lower()) for v in values if isinstance(v, str))
+    operations = {t for t in terms if t in actions}
+    if len(operations) >= 2:
+        return True
+    description = prop.get("description")
+    return isinstance(description, str) and bool(_SAYS_BEHAVIOURS.search(description))
 
 EXAMPLE = [
     {
@@ -43,7 +68,10 @@ EXAMPLE = [
         "description": "Search documentation.",
         "input_schema": {
             "type": "object",
-            "properties": {"query": {"type": "string"}, "mode": {"enum": ["keyword", "question"]}},
+            "properties": {"query": {"type": "string"}, "mode": {
+                "enum": ["keyword", "question"],
+                "description": "keyword: the old search_docs behaviour; question: find_document's behaviour.",
+            }},
             "required": ["query", "mode"],
         },
     }
@@ -69,10 +97,11 @@ def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
     for name, prop in props.items():
         if not isinstance(name, str) or not isinstance(prop, dict):
             continue
-        if name.lower().replace("_", "").replace("-", "") not in _NAMES:
+        plain = name.lower().replace("_", "").replace("-", "")
+        if plain not in _NAMES:
             continue
         values = prop.get("enum")
-        if not isinstance(values, list) or len(values) < 2:
+        if not isinstance(values, list) or len(values) < 2 or not _selects_behaviours(plain, prop, values):
             continue
         shown = ", ".join(str(v) for v in values[:6])
         yield Problem(
