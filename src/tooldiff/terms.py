@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import chain
@@ -136,6 +137,7 @@ class Terms:
     text: str = field(default="", compare=False, repr=False)  # the description as analysed
     stripped: str = field(default="", compare=False, repr=False)  # with quoted names and identifiers blanked
     contrast_possible: bool = field(default=False, compare=False, repr=False)  # it holds a contrast word
+    words: AbstractSet[str] = field(default=frozenset(), compare=False, repr=False)  # of `stripped`, as is
     _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def _filled(self, key: str, fill: Callable[[], None]) -> frozenset[str]:
@@ -530,6 +532,7 @@ def extract(name: str, description: str) -> Terms:
         text=text,
         stripped=stripped,
         contrast_possible=not _CONTRAST_ANY.isdisjoint(seen),
+        words=every,
     )
 
 
@@ -640,3 +643,55 @@ def reversed_direction(a: str, b: str) -> bool:
             if set(pa[:ia]) == set(pb[ib + 1 :]) and set(pa[ia + 1 :]) == set(pb[:ib]) and pa != pb:
                 return True
     return False
+
+
+
+
+def shown(found: Iterable[str], *tools: tuple[str, Terms]) -> list[str]:
+    """Terms as a message lists them: sorted, and in the tools' own words where a term alone would read as
+    a typo. A plural folded into a stem no tool writes is shown as written (`postgres`, not "postgre";
+    `databricks`, not "databrick"); a capitalised word that the split made two terms (`GitHub`: git and hub;
+    `PostgreSQL`) is shown whole when all its terms are listed and some is never written alone. The
+    lexicon's own terms (retrieval, document) are never replaced. `tools`: (name, terms) of each tool."""
+    wanted = sorted(set(found))
+    texts = [(frozenset(split_identifier(name)), terms.words) for name, terms in tools]
+    lexical = _lexicon_terms()
+    odd = {t for t in wanted if t not in lexical and not any(t in p or t in w for p, w in texts)}
+    if not odd:  # most lists: every term as some tool wrote it
+        return wanted
+    show = dict(zip(wanted, wanted, strict=True))  # a term -> what stands for it ("": folded into a word)
+    if len(odd) > 1:
+        for word in sorted(w for _, words in texts for w in words if w[:1].isupper() and not w.isupper()):
+            parts = _TERMS.get(word, ())
+            if len(parts) > 1 and all(show.get(p) == p for p in parts) and not odd.isdisjoint(parts):
+                show.update(dict.fromkeys(parts, ""))
+                show[min(parts)] = word
+    for term in odd:
+        if show[term] == term:
+            show[term] = next((form for form in _plurals(term) if any(
+                form in parts or form in words or form.capitalize() in words for parts, words in texts
+            )), term)
+    return [written for written in show.values() if written]
+
+
+def _plurals(term: str) -> list[str]:
+    """The plurals `fold_plural` folds into `term`."""
+    forms = [term + "s", term + "es"]
+    if term.endswith("y"):
+        forms.append(term[:-1] + "ies")
+    forms += _irregular_plurals().get(term, [])
+    return [f for f in forms if fold_plural(f) == term]
+
+
+@cache
+def _irregular_plurals() -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for plural, singular in lexicon().irregular_plurals.items():
+        out.setdefault(singular, []).append(plural)
+    return out
+
+
+@cache
+def _lexicon_terms() -> frozenset[str]:
+    """The terms the synonym lexicon names its groups by: a message shows those as they are."""
+    return frozenset(lexicon().synonyms.values())

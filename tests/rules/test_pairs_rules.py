@@ -311,3 +311,42 @@ def test_mode_argument_fires_on_a_mode_of_operations_or_of_behaviours_the_text_n
     assert _fires(get("mode-argument"), [_mode_tool(["keyword", "question"], seed)])
     # `action` and `operation` say by their name that each value is an operation.
     assert _fires(get("mode-argument"), [_mode_tool(["cordon", "drain", "uncordon"], name="operation")])
+
+
+def _headline(a: dict[str, Any], b: dict[str, Any]) -> str:
+    ctx = Context()
+    got = check_pair(analyse(make_tool(a, 0), ctx), analyse(make_tool(b, 1), ctx),
+                     {code: ctx for code in PAIR_PRECEDENCE})
+    assert got is not None
+    return got[1].message
+
+
+def test_messages_list_terms_as_the_tools_wrote_them_where_the_analysis_mangled_them() -> None:
+    """Over ../shared/corpora 1,275 messages listed "git, hub" (GitHub split at its capital), "postgre" (a
+    plural folded from postgres) or "databrick": words no tool wrote."""
+    message = _headline(
+        {"name": "get_repo", "description": "Get a GitHub repository."},
+        {"name": "get_repo_readme", "description": "Get the README of a GitHub repository."},
+    )
+    assert "(GitHub, repository, retrieval)" in message
+    message = _headline(
+        {"name": "add_postgres_server", "description": "Add a server to the postgres fleet."},
+        {"name": "add_postgres_server_by_region",
+         "description": "Add a server to the postgres fleet of one region."},
+    )
+    assert "postgres" in message and "postgre," not in message and "postgre)" not in message
+    # A term some tool writes as it is stays as it is; the lexicon's own terms are never replaced.
+    message = _headline(
+        {"name": "list_clusters", "description": "List every cluster."},
+        {"name": "list_clusters_by_region", "description": "List the clusters of one region."},
+    )
+    assert "(cluster, listing)" in message
+
+
+def test_shown_keeps_split_words_apart_when_a_tool_writes_them_apart() -> None:
+    from tooldiff.terms import extract, shown
+
+    a = extract("git_hub_sync", "Sync a git hub.")
+    b = extract("sync_repo", "Sync a GitHub repo.")
+    assert shown(["git", "hub", "sync"], ("git_hub_sync", a), ("sync_repo", b)) == ["git", "hub", "sync"]
+    assert shown(["git", "hub", "sync"], ("sync_repo", b)) == ["GitHub", "sync"]

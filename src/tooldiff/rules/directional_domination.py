@@ -31,6 +31,7 @@ from __future__ import annotations
 from tooldiff.model import Problem, Severity
 from tooldiff.pairs import ToolView, comparable, distinguishing
 from tooldiff.rules.base import Context
+from tooldiff.terms import Terms, shown
 
 CODE = "directional-domination"
 SEVERITY: Severity = "warning"
@@ -68,11 +69,12 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
     if bool(only_a) == bool(only_b):
         return None  # both distinguish, or neither (that is mutual-nondistinction)
     small, big, extra = (a, b, only_b) if not only_a else (b, a, only_a)
+    pair = ((small.name, small.terms), (big.name, big.terms))
     return Problem(
         message=(
             f"{small.name} adds no term beyond {big.name}'s: every term of it "
-            f"({', '.join(sorted(small.terms.all))}) also describes {big.name}, which adds "
-            f"{_adds(extra, small)}. Nothing says when {small.name} should win."
+            f"({', '.join(shown(small.terms.all, *pair))}) also describes {big.name}, which adds "
+            f"{_adds(extra, small, pair)}. Nothing says when {small.name} should win."
         ),
         fix=(
             f'Add a contrastive boundary clause to {small.name}: "Use {small.name} for ...; for ..., use '
@@ -82,10 +84,10 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
     )
 
 
-def _adds(extra: frozenset[str], small: ToolView) -> str:
+def _adds(extra: frozenset[str], small: ToolView, pair: tuple[tuple[str, Terms], ...]) -> str:
     """The other's distinguishing terms. One the dominated tool's description has too is only in the name."""
-    plain = sorted(t for t in extra if t not in small.terms.all)
-    named = sorted(t for t in extra if t in small.terms.all)
+    plain = shown((t for t in extra if t not in small.terms.all), *pair)
+    named = shown((t for t in extra if t in small.terms.all), *pair)
     if not named:
         return ", ".join(plain)
     in_name = f"{', '.join(named)} in its name"

@@ -64,6 +64,7 @@ from tooldiff.model import Problem, Severity
 from tooldiff.overlap import intent_overlap
 from tooldiff.pairs import ToolView
 from tooldiff.rules.base import Context
+from tooldiff.terms import shown
 
 CODE = "intent-overlap"
 SEVERITY: Severity = "warning"
@@ -124,7 +125,8 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
     return Problem(
         message=(
             f"A router cannot separate {a.name} and {b.name} from the request alone: they share "
-            f"{', '.join(found.shared) or 'their purpose'} and take {shape}, and no routing argument "
+            f"{', '.join(shown(found.shared, (a.name, a.terms), (b.name, b.terms))) or 'their purpose'} and "
+            f"take {shape}, and no routing argument "
             "(an id, a url) tells them apart."
         ),
         fix=fix,

@@ -36,6 +36,7 @@ from __future__ import annotations
 from tooldiff.model import Problem, Severity
 from tooldiff.pairs import ToolView, comparable, distinguishing
 from tooldiff.rules.base import Context
+from tooldiff.terms import shown
 
 CODE = "mutual-nondistinction"
 SEVERITY: Severity = "warning"
@@ -65,10 +66,11 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
     if not comparable(a, b) or distinguishing(a, b) or distinguishing(b, a):
         return None
     shared = sorted(a.terms.all)
+    written = shown(shared, (a.name, a.terms), (b.name, b.terms))
     return Problem(
         message=(
-            f"{a.name} and {b.name} have the same analysed terms ({', '.join(shared)}): neither says when to "
-            "choose it over the other."
+            f"{a.name} and {b.name} have the same analysed terms ({', '.join(written)}): neither says when "
+            "to choose it over the other."
         ),
         fix=(
             f'Add a contrastive boundary clause to each, e.g. "Use {a.name} for ...; for ..., use {b.name}." '
