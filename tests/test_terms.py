@@ -15,6 +15,15 @@ from tooldiff.terms import analysable, extract, fold_plural, mentions, normalise
         ("list-open-tickets", ("list", "open", "tickets")),
         ("HTTPServer.start", ("http", "server", "start")),
         ("API-post-search", ("api", "post", "search")),
+        # An acronym's plural is the acronym: "APIs" was "ap" and "is", "URLs" "ur" and "ls".
+        ("APIs", ("api",)),
+        ("getURLs", ("get", "url")),
+        ("listPRsByIDs", ("list", "pr", "by", "id")),
+        ("LLMs", ("llm",)),
+        ("IDsList", ("id", "list")),
+        ("USERS", ("users",)),
+        ("Is", ("is",)),
+        ("macOS", ("mac", "os")),
     ],
 )
 def test_split_identifier(name: str, parts: tuple[str, ...]) -> None:
@@ -150,3 +159,9 @@ def test_urls_and_html_tags_give_no_terms() -> None:
                 "reference</a> or www.example.org/help for <code>page_id</code> values.")
     assert t.desc.isdisjoint({"https", "http", "br", "href", "example", "com", "org", "www"})
     assert {"document", "reference"} <= t.desc, sorted(t.desc)
+
+
+def test_acronym_plurals_give_the_acronym_term() -> None:
+    terms = extract("call_api", "Call one of the REST APIs by their URLs and IDs, or open PRs.")
+    assert {"url", "pr"} <= terms.desc  # api and id are low-information words, as written singular
+    assert not {"ap", "ur", "ls", "ds", "rs"} & terms.desc

@@ -35,10 +35,13 @@ _IDENT = re.compile(
 _L = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"  # Latin-1 and Latin Extended-A/B letters
 _WORD = re.compile(rf"[{_L}][{_L}0-9]*(?:['’][{_L}]+)?|[0-9]+")
 _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?|[0-9]+")  # `analysable` counts these
-_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+# An acronym's plural is one part (APIs, URLs, IDs), read as the acronym by `_lower_parts`.
+_CAMEL = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 # In a tool name, digits written onto a word stay on it (log10, hash_sha256, SHA256Hash -> sha256, hash):
 # log10 is not log2. Prose keeps `_CAMEL` ("ledger l5" is no term): more terms would mean more pairs to check.
-_CAMEL_NAME = re.compile(r"[A-Z]+[0-9]+(?![a-z])|[A-Z]+(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+")
+_CAMEL_NAME = re.compile(
+    r"[A-Z]+[0-9]+(?![a-z])|[A-Z]{2,}s(?![a-z])|[A-Z]+(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+"
+)
 _VERSION = re.compile(r"v[0-9]+")  # search_docs_v2: a version of the name, not a word of it
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n\s*[-*•]\s+")
 _NEGATED = re.compile(r"\bnot\s+(?:yet\s+|already\s+)?([a-z]+ed)\b", re.I)
@@ -245,7 +248,13 @@ def split_identifier(name: str) -> tuple[str, ...]:
         if plain.isalpha():  # most words and snake_case names: lower-case letters between underscores
             return tuple([p for p in name.split("_") if p]) if len(plain) < len(name) else (name,)
     # `_CAMEL` never matches across a character outside [A-Za-z0-9], so no split on those is needed first.
-    return tuple([p.lower() for p in _CAMEL.findall(name)])
+    return _lower_parts(_CAMEL.findall(name))
+
+
+def _lower_parts(parts: list[str]) -> tuple[str, ...]:
+    """Parts in lower case; an acronym's plural (`APIs`: capitals, then s) as the acronym."""
+    return tuple([p[:-1].lower() if len(p) > 2 and p[-1] == "s" and p[-2].isupper() else p.lower()
+                  for p in parts])
 
 
 def fold_plural(word: str) -> str:
@@ -442,7 +451,7 @@ def name_terms_of(name: str) -> tuple[str, ...]:
     if name.isalpha() or not any(map(str.isdigit, name)):
         parts = split_identifier(name)
     else:
-        parts = tuple([p.lower() for p in _CAMEL_NAME.findall(name)])
+        parts = _lower_parts(_CAMEL_NAME.findall(name))
     terms = tuple(filter(None, map(normalise_name_word, parts)))
     if "from" in parts and not lexicon().from_verbs.keys().isdisjoint(parts):
         terms = _detached(parts)
