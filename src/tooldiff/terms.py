@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -665,7 +665,7 @@ def shown(found: Iterable[str], *tools: tuple[str, Terms]) -> list[str]:
     wanted = sorted(set(found))
     texts = [(frozenset(split_identifier(name)), terms.words) for name, terms in tools]
     lexical = _lexicon_terms()
-    odd = {t for t in wanted if t not in lexical and not any(t in p or t in w for p, w in texts)}
+    odd = {t for t in wanted if t not in lexical and not any(_writes(t, p, w) for p, w in texts)}
     if not odd:  # most lists: every term as some tool wrote it
         return wanted
     show = dict(zip(wanted, wanted, strict=True))  # a term -> what stands for it ("": folded into a word)
@@ -677,10 +677,22 @@ def shown(found: Iterable[str], *tools: tuple[str, Terms]) -> list[str]:
                 show[min(parts)] = word
     for term in odd:
         if show[term] == term:
-            show[term] = next((form for form in _plurals(term) if any(
-                form in parts or form in words or form.capitalize() in words for parts, words in texts
-            )), term)
-    return [written for written in show.values() if written]
+            show[term] = next((form for form in _plurals(term) if any(_writes(form, p, w) for p, w in texts)),
+                              None) or _capitalised_word(term, texts) or term
+    return list(dict.fromkeys(written for written in show.values() if written))
+
+
+def _writes(word: str, parts: frozenset[str], words: AbstractSet[str]) -> bool:
+    """The name has `word` as a part, or the description writes it, in lower case or capitalised."""
+    return word in parts or word in words or word.capitalize() in words or word.upper() in words
+
+
+def _capitalised_word(term: str, texts: Sequence[tuple[frozenset[str], AbstractSet[str]]]) -> str | None:
+    """The capitalised word of two parts in the tools' text that gave `term` (GitHub: git, hub). Only letters,
+    each part of two or more: `ZIdentity`, `Today's` and `Context7` are not such words."""
+    return min((w for _, words in texts for w in words
+                if w[:1].isupper() and not w.isupper() and w.isalpha() and term in _TERMS.get(w, ())
+                and len(parts := split_identifier(w)) == 2 and min(map(len, parts)) > 1), default=None)
 
 
 def _plurals(term: str) -> list[str]:

@@ -350,3 +350,7 @@ def test_shown_keeps_split_words_apart_when_a_tool_writes_them_apart() -> None:
     b = extract("sync_repo", "Sync a GitHub repo.")
     assert shown(["git", "hub", "sync"], ("git_hub_sync", a), ("sync_repo", b)) == ["git", "hub", "sync"]
     assert shown(["git", "hub", "sync"], ("sync_repo", b)) == ["GitHub", "sync"]
+    # A term that only a capitalised word gives, listed without the word's other terms: the word.
+    c = extract("add_server", "Add a PostgreSQL server.")
+    assert shown(["postgre", "server"], ("add_server", c)) == ["PostgreSQL", "server"]
+    assert shown(["postgre", "server", "sql"], ("add_server", c)) == ["PostgreSQL", "server"]
