@@ -165,3 +165,13 @@ def test_acronym_plurals_give_the_acronym_term() -> None:
     terms = extract("call_api", "Call one of the REST APIs by their URLs and IDs, or open PRs.")
     assert {"url", "pr"} <= terms.desc  # api and id are low-information words, as written singular
     assert not {"ap", "ur", "ls", "ds", "rs"} & terms.desc
+
+
+def test_languages_written_with_symbols_are_terms() -> None:
+    """"C# Versions" and "C++ Versions" were one tool to H1.6: both gave only "versions"."""
+    cs = extract("C# Versions", "List the released versions of C#.")
+    cpp = extract("C++ Versions", "List the released versions of c++.")
+    assert "csharp" in cs.name and "csharp" in cs.desc
+    assert "cpp" in cpp.name and "cpp" in cpp.desc
+    assert "dotnet" in extract("build", "Build a .NET project.").desc
+    assert "cpp" not in extract("add", "Add 2+2 or count #tags.").all

@@ -42,6 +42,10 @@ _CAMEL = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _CAMEL_NAME = re.compile(
     r"[A-Z]+[0-9]+(?![a-z])|[A-Z]{2,}s(?![a-z])|[A-Z]+(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+"
 )
+# Languages written with symbols, which the word split would reduce to a letter ("C# Versions" and "C++
+# Versions" both gave only "versions"): spelt out first.
+_SYMBOL_WORDS = re.compile(r"(?<![A-Za-z0-9.])(?:([CcFf])#|([Cc])\+\+|\.(?:NET|net))(?![A-Za-z0-9#+])")
+_SPELT = {"c": " csharp ", "f": " fsharp "}
 _VERSION = re.compile(r"v[0-9]+")  # search_docs_v2: a version of the name, not a word of it
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n\s*[-*•]\s+")
 _NEGATED = re.compile(r"\bnot\s+(?:yet\s+|already\s+)?([a-z]+ed)\b", re.I)
@@ -446,8 +450,21 @@ MAX_ANALYSED_CHARS = 6000  # a 54k-character description says what it does long 
 EMPTY: frozenset[str] = frozenset()
 
 
+def _spell_symbols(text: str) -> str:
+    """`C#`, `F#`, `C++` and `.NET` as words (csharp, fsharp, cpp, dotnet); other text as it is."""
+    if "#" not in text and "+" not in text and ".NET" not in text and ".net" not in text:
+        return text
+    return _SYMBOL_WORDS.sub(_spelt, text)
+
+
+def _spelt(m: re.Match[str]) -> str:
+    sharp, plus = m.group(1), m.group(2)
+    return _SPELT[sharp.lower()] if sharp else " cpp " if plus else " dotnet "
+
+
 def name_terms_of(name: str) -> tuple[str, ...]:
     """The terms of a tool name, in order (`get_documents_by_id` -> ('retrieval', 'document', ...))."""
+    name = _spell_symbols(name)
     if name.isalpha() or not any(map(str.isdigit, name)):
         parts = split_identifier(name)
     else:
@@ -491,7 +508,7 @@ def extract(name: str, description: str) -> Terms:
     The costly steps run only where their words or characters occur: stripping identifiers, folding
     negations, looking for alias and contrast sentences. Words are looked up in the per-process tables.
     """
-    text = description[:MAX_ANALYSED_CHARS]
+    text = _spell_symbols(description[:MAX_ANALYSED_CHARS])
     name_seq = name_terms_of(name)
     name_terms = _shared(set(name_seq))
     words = _WORD.findall(text)
