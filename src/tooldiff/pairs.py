@@ -135,7 +135,7 @@ def _single(term: str) -> frozenset[str]:
     return frozenset({term})  # one shared set per action class
 
 
-def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
+def vendor_terms(name_seq: Sequence[str], terms: Terms, name: str = "") -> frozenset[str]:
     """A vendor prefix or suffix in the name (`puppeteer_`, `_exa`, `brave_`): no request is routed by it.
 
     It is an edge of the name that the description never uses as a word (nor in a longer form: `stats` in
@@ -144,7 +144,9 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
     used (`ascvd_for_clinicalmarkers`: "This is the subfunction for tool ...") nothing is stripped, and a
     description too short to tell strips nothing either. Never a verb. Systems a request names (GitHub
     against GitLab) are handled by `overlap.different_systems`. An edge the description writes as two words
-    (`write_audiofile`: "an audio clip to a file") is no vendor: `analyse` keeps it as those words.
+    (`write_audiofile`: "an audio clip to a file") is no vendor: `analyse` keeps it as those words. Nor is a
+    first word that a preposition follows (`odds_for_fdj`, ToolBench's `<function>_for_<api>`): it is what
+    the tool is for, even where the description only quotes the name.
     """
     if len(name_seq) < 2 or len(terms.desc) < 2:
         return frozenset()
@@ -160,11 +162,23 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
         return not _derived_in(term, terms)
 
     first, last = name_seq[0], name_seq[-1]
-    if vendor(first) and not vendor(last):
+    if vendor(first) and not vendor(last) and not (name and _before_preposition(name)):
         return frozenset({first})
     if vendor(last) and not vendor(first):
         return frozenset({last})
     return frozenset()
+
+
+_PREPOSITIONS = frozenset({"for", "on", "in", "from", "of", "via", "at"})
+
+
+def _before_preposition(name: str) -> bool:
+    """The name's first word that is a term is right before a preposition (`all_drawings_for_cash4life`)."""
+    parts = split_identifier(name)
+    for i, part in enumerate(parts[:-1]):
+        if normalise_name_word(part) is not None:
+            return parts[i + 1] in _PREPOSITIONS
+    return False
 
 
 DERIVED_STEM_MIN = 4  # letters: a shorter stem (`exa` of web_search_exa) starts too many words ("example")
@@ -222,7 +236,7 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
     # An action that a request cannot tell apart from ours counts as ours (see `overlap._has`).
     compatible = lexicon().compatible_actions
     extra = [c for a in actions for c in compatible.get(a, ())]
-    vendors = vendor_terms(name_seq, terms)
+    vendors = vendor_terms(name_seq, terms, tool.name)
     core = tuple(t for t in name_seq if t not in vendors) if vendors else name_seq
     core_set = terms.name - vendors if vendors else terms.name
     if len(vendors) == 1 and (apart := spelled_apart(edge := next(iter(vendors)), terms)):

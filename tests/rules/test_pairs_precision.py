@@ -858,3 +858,20 @@ def test_a_deprecation_whose_replacement_is_in_the_next_sentence_is_an_alias_not
     from tooldiff.terms import extract
 
     assert "read_text_file" in extract(b["name"], b["description"]).alias_mentions
+
+
+def test_the_word_before_for_is_never_a_vendor_prefix() -> None:
+    """ToolBench names a RapidAPI function `<function>_for_<api>`. The description quotes the name, which the
+    analysis leaves out, so `odds` was "unused" and dropped as a vendor prefix: odds_for_fdj and
+    matches_for_fdj then shared their whole core name (fdj) and overlapped."""
+    boiler = ('This is the subfunction for tool "fdj", you can use this tool.'
+              "The description of this function is: ")
+    a = _t("odds_for_fdj", boiler + '"Latest odds_for_fdj for FDJ"', _schema())
+    b = _t("matches_for_fdj", boiler + '"Latest matches_for_fdj for FDJ"', _schema())
+    assert _headline(a, b) is None
+    # A vendor prefix before such a name is still one (`exa_search_for_papers`: exa).
+    from tooldiff.pairs import analyse
+    from tooldiff.rules.base import Context
+
+    view = analyse(make_tool(_t("exa_search_for_papers", "Search academic papers on the web.")), Context())
+    assert view.core == ("search", "paper")
