@@ -677,7 +677,7 @@ def shown(found: Iterable[str], *tools: tuple[str, Terms]) -> list[str]:
     """Terms as a message lists them: sorted, and in the tools' own words where a term alone would read as
     a typo. A plural folded into a stem no tool writes is shown as written (`postgres`, not "postgre";
     `databricks`, not "databrick"); a capitalised word that the split made two terms (`GitHub`: git and hub;
-    `PostgreSQL`) is shown whole when all its terms are listed and some is never written alone. The
+    `PostgreSQL`) is shown whole when all its terms are listed and none is written alone. The
     lexicon's own terms (retrieval, document) are never replaced. `tools`: (name, terms) of each tool."""
     wanted = sorted(set(found))
     texts = [(frozenset(split_identifier(name)), terms.words) for name, terms in tools]
@@ -689,7 +689,7 @@ def shown(found: Iterable[str], *tools: tuple[str, Terms]) -> list[str]:
     if len(odd) > 1:
         for word in sorted(w for _, words in texts for w in words if w[:1].isupper() and not w.isupper()):
             parts = _TERMS.get(word, ())
-            if len(parts) > 1 and all(show.get(p) == p for p in parts) and not odd.isdisjoint(parts):
+            if len(parts) > 1 and all(show.get(p) == p for p in parts) and odd.issuperset(parts):
                 show.update(dict.fromkeys(parts, ""))
                 show[min(parts)] = word
     for term in odd:

@@ -354,3 +354,11 @@ def test_shown_keeps_split_words_apart_when_a_tool_writes_them_apart() -> None:
     c = extract("add_server", "Add a PostgreSQL server.")
     assert shown(["postgre", "server"], ("add_server", c)) == ["PostgreSQL", "server"]
     assert shown(["postgre", "server", "sql"], ("add_server", c)) == ["PostgreSQL", "server"]
+
+
+def test_shown_never_hides_a_term_the_tool_writes_inside_a_joined_word() -> None:
+    from tooldiff.terms import extract, shown
+
+    text = "FlightsLogic provides Flight API to travel agents."
+    terms = extract("Flight", text)
+    assert shown(terms.all, ("Flight", terms)) == ["agents", "flight", "FlightsLogic", "travel"]
