@@ -409,19 +409,29 @@ def needs_intent(codes: Iterable[str]) -> bool:
 
 
 def check_pair(a: ToolView, b: ToolView, contexts: Mapping[str, Context]) -> tuple[str, Problem] | None:
-    """Run the enabled pair rules; one headline by `rules.PAIR_PRECEDENCE`, the others' codes in `related`."""
-    fired: list[tuple[str, Problem]] = []
-    for code in PAIR_PRECEDENCE:
-        if code not in contexts:
+    """Run the enabled pair rules; one headline by `rules.PAIR_PRECEDENCE`, the others' codes in `related`
+    (a rule with `fires` is only asked whether it holds once there is a headline: no message to write)."""
+    head: Problem | None = None
+    code = ""
+    others: list[str] = []
+    for rule in PAIR_PRECEDENCE:
+        if rule not in contexts:
             continue
-        problem = get(code).check(a, b, contexts[code])
-        if problem is not None:
-            fired.append((code, problem))
-    if not fired:
+        module = get(rule)
+        if head is not None and hasattr(module, "fires"):
+            if module.fires(a, b, contexts[rule]):
+                others.append(rule)
+            continue
+        problem = module.check(a, b, contexts[rule])
+        if problem is None:
+            continue
+        if head is None:
+            code, head = rule, problem
+        else:
+            others.append(rule)
+    if head is None:
         return None
-    code, head = fired[0]
-    others = tuple(c for c, _ in fired[1:])
-    return code, replace(head, tools=tuple(sorted((a.name, b.name))), related=others)
+    return code, replace(head, tools=tuple(sorted((a.name, b.name))), related=tuple(others))
 
 
 def distinguishing(x: ToolView, y: ToolView) -> frozenset[str]:

@@ -144,7 +144,6 @@ class Terms:
     text: str = field(default="", compare=False, repr=False)  # the description as analysed
     stripped: str = field(default="", compare=False, repr=False)  # with quoted names and identifiers blanked
     contrast_possible: bool = field(default=False, compare=False, repr=False)  # it holds a contrast word
-    words: AbstractSet[str] = field(default=frozenset(), compare=False, repr=False)  # of `stripped`, as is
     _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def _filled(self, key: str, fill: Callable[[], None]) -> frozenset[str]:
@@ -161,6 +160,15 @@ class Terms:
         if "written" not in self._memo:
             self._memo["written"] = frozenset(w.lower() for w in _WORD.findall(self.stripped))
         out: frozenset[str] = self._memo["written"]
+        return out
+
+    @property
+    def words(self) -> frozenset[str]:
+        """The description's words as written (`written` lower-cases them): what `shown` looks in. Made on
+        first use, as only tools in a pair finding are asked."""
+        if "words" not in self._memo:
+            self._memo["words"] = frozenset(_WORD.findall(self.stripped))
+        out: frozenset[str] = self._memo["words"]
         return out
 
     @property
@@ -558,7 +566,6 @@ def extract(name: str, description: str) -> Terms:
         text=text,
         stripped=stripped,
         contrast_possible=not _CONTRAST_ANY.isdisjoint(seen),
-        words=every,
     )
 
 
@@ -669,8 +676,6 @@ def reversed_direction(a: str, b: str) -> bool:
             if set(pa[:ia]) == set(pb[ib + 1 :]) and set(pa[ia + 1 :]) == set(pb[:ib]) and pa != pb:
                 return True
     return False
-
-
 
 
 def shown(found: Iterable[str], *tools: tuple[str, Terms]) -> list[str]:

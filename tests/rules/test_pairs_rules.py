@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -362,3 +363,27 @@ def test_shown_never_hides_a_term_the_tool_writes_inside_a_joined_word() -> None
     text = "FlightsLogic provides Flight API to travel agents."
     terms = extract("Flight", text)
     assert shown(terms.all, ("Flight", terms)) == ["agents", "flight", "FlightsLogic", "travel"]
+
+
+@pytest.mark.parametrize("code", PAIR_CODES)
+def test_fires_says_what_check_finds(code: str) -> None:
+    """`fires` (asked past a pair's headline) must agree with `check` on every pair of our labelled cases."""
+    import json
+
+    module = get(code)
+    if not hasattr(module, "fires"):
+        pytest.skip(f"{code} has no fires")
+    repo = Path(__file__).resolve().parents[2]
+    cases = [c for f in ("own.json", "frozen.json")
+             for c in json.loads((repo / "tests" / "eval" / f).read_text(encoding="utf-8"))]
+    ctx = Context()
+    checked = agreed = 0
+    for tools in [module.EXAMPLE, module.FIXED, *(c["tools"] for c in cases)]:
+        views = [analyse(make_tool(t, i), ctx) for i, t in enumerate(tools)]
+        for i in range(len(views)):
+            for j in range(i + 1, len(views)):
+                found = module.check(views[i], views[j], ctx) is not None
+                checked += 1
+                agreed += found
+                assert module.fires(views[i], views[j], ctx) == found
+    assert agreed > 0 and checked > agreed

@@ -19,6 +19,9 @@ Its docstring is the user documentation, with the sections *What it finds*, *Why
   tool. `rules.tool_rule_parts` says which is which.
 - optionally `OPTIONS` (name -> default) and `OPTION_SCHEMAS` (name -> JSON Schema of its value), the
   same names: the config's `rules.<code>.options` are checked against `OPTION_SCHEMAS` when it loads.
+- optionally `fires(a, b, ctx) -> bool` (pair rules): whether `check` would return a problem, without
+  writing its message. A pair gets one headline finding, so past the headline `tooldiff.pairs.check_pair`
+  asks only this of the rules it lists under `related`.
 - optionally `applies(ctx) -> bool` (tool rules): False when nothing in the context's targets and options
   lets the rule find anything (a strict-mode rule where no target is strict). The engine asks once per
   target set and leaves the rule out; `check` must then yield nothing anyway, as a test asserts.

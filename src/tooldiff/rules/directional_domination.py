@@ -60,7 +60,8 @@ FIXED = [
 ]
 
 
-def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
+def _dominated(a: ToolView, b: ToolView) -> tuple[ToolView, ToolView, frozenset[str]] | None:
+    """(the dominated tool, the other, the other's distinguishing terms), or None."""
     if not (a.terms.name <= b.terms.name or b.terms.name <= a.terms.name):
         return None  # each name has a term the other's lacks (the cheap exit on most candidates)
     if not comparable(a, b):
@@ -68,7 +69,18 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
     only_a, only_b = distinguishing(a, b), distinguishing(b, a)
     if bool(only_a) == bool(only_b):
         return None  # both distinguish, or neither (that is mutual-nondistinction)
-    small, big, extra = (a, b, only_b) if not only_a else (b, a, only_a)
+    return (a, b, only_b) if not only_a else (b, a, only_a)
+
+
+def fires(a: ToolView, b: ToolView, ctx: Context) -> bool:
+    return _dominated(a, b) is not None
+
+
+def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
+    found = _dominated(a, b)
+    if found is None:
+        return None
+    small, big, extra = found
     pair = ((small.name, small.terms), (big.name, big.terms))
     return Problem(
         message=(

@@ -60,10 +60,14 @@ FIXED = [
 ]
 
 
-def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
+def fires(a: ToolView, b: ToolView, ctx: Context) -> bool:
     if not (a.terms.name <= b.terms.name or b.terms.name <= a.terms.name):
-        return None  # each name has a term the other's lacks (the cheap exit on most candidates)
-    if not comparable(a, b) or distinguishing(a, b) or distinguishing(b, a):
+        return False  # each name has a term the other's lacks (the cheap exit on most candidates)
+    return comparable(a, b) and not distinguishing(a, b) and not distinguishing(b, a)
+
+
+def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
+    if not fires(a, b, ctx):
         return None
     shared = sorted(a.terms.all)
     written = shown(shared, (a.name, a.terms), (b.name, b.terms))
