@@ -226,6 +226,35 @@ def test_a_page_of_a_document_or_a_cache_bypass_is_no_escalation(name: str, prop
     assert not list(get("escalation-flag").check(tool, CTX))
 
 
+@pytest.mark.parametrize(
+    ("name", "prop"),
+    [  # mcp/docker_mcp_registry: CodeMCP's refreshArchitecture, federationSync and indexDocs; dftracer
+        ("force", {"type": "boolean", "description": "Force refresh even if data is fresh"}),
+        ("force", {"type": "boolean", "description": "Force sync even if data is fresh"}),
+        ("force", {"type": "boolean", "description": "Force re-index all docs even if unchanged"}),
+        ("force_rebuild", {"type": "boolean"}),
+        ("forceRefresh", {"type": "boolean"}),
+    ],
+)
+def test_forcing_work_to_be_redone_is_no_escalation(name: str, prop: dict[str, Any]) -> None:
+    tool = make_tool({"name": "sync_index", "description": "Rebuild the index from the repositories.",
+                      "input_schema": {"type": "object", "properties": {name: prop}}})
+    assert not list(get("escalation-flag").check(tool, CTX))
+
+
+@pytest.mark.parametrize("description", [
+    "If true, the copy operation will overwrite existing files at the destination.",
+    "Force update if repository exists",
+    "Overwrite existing files (default: false)",
+    "",
+])
+def test_forcing_over_existing_state_stays_an_escalation(description: str) -> None:
+    tool = make_tool({"name": "copy_file", "description": "Copy a file to a destination path.",
+                      "input_schema": {"type": "object", "properties": {
+                          "force": {"type": "boolean", "description": description}}}})
+    assert list(get("escalation-flag").check(tool, CTX))
+
+
 def test_a_flag_whose_false_skips_the_confirmation_says_false() -> None:
     """github-mcp-server `create_pull_request(show_ui)`: "Set to false to skip the form and execute
     directly"."""

@@ -6,7 +6,8 @@ An argument such as `create_ticket(page_oncall: true)`, `notify_all`, `force`, o
 everyone, skips a check or destroys state. A boolean counts when its name or description says so; an enum
 counts when it offers a top severity (P0, P1, SEV1, critical) and the tool or the argument says that it pages
 or notifies. A tool whose name is led by a read verb (`list_alerts(severity: critical)`) reads: its arguments
-filter what it reads, and none is reported.
+filter what it reads, and none is reported. Nor is a `force` that only makes the tool redo its work
+(`force_rebuild`, `forceRefresh`, "Force re-index all docs even if unchanged"): it overwrites nothing.
 
 ## Why it matters
 The model reaches the dangerous behaviour from the ordinary path by setting one value, and the only guard is
@@ -52,6 +53,14 @@ _FLAG_DESC = re.compile(
     r"|bypass(?! (?:the )?\w* ?cache)"
     r"|every (?:employee|member|user|customer|subscriber)|all (?:staff|members|users|employees|customers)"
     r"|without (?:confirmation|review)|permanently)\b",
+    re.I,
+)
+# `force` that only makes the tool redo its work (rebuild an index, refresh fresh data) destroys nothing: by
+# its name (force_rebuild, forceRefresh) or its description ("Force re-index all docs even if unchanged").
+_REDO_NAME = re.compile(r"(?:^|_)force_?re(?:build|fresh|load|index|compute|generate|fetch|scan|sync)", re.I)
+_REDO_DESC = re.compile(
+    r"\beven if (?:the |its |it |data |\w+ ){0,3}(?:is |are |was |has |have )?(?:been )?(?:fresh|unchanged"
+    r"|up[- ]to[- ]date|cached|current|already (?:indexed|built|synced|cached|computed))\b",
     re.I,
 )
 # "Set to false to skip the form": the dangerous value is false.
@@ -102,9 +111,17 @@ def _flag_name(name: str) -> bool:
     return bool(_FLAG.search(_CAMEL_BREAK.sub("_", name).lower().replace("-", "_")))
 
 
+def _redo(name: str, desc: str) -> bool:
+    """A force flag that only makes the tool redo work it would skip: no state is overwritten or lost."""
+    plain = _CAMEL_BREAK.sub("_", name).lower()
+    return bool(_REDO_NAME.search(plain) or (_REDO_DESC.search(desc) and not _FLAG_DESC.search(desc)))
+
+
 def _why(name: str, prop: dict[str, Any], tool_text: str) -> str | None:
     desc = prop.get("description", "") if isinstance(prop.get("description"), str) else ""
     if prop.get("type") == "boolean" and (_flag_name(name) or _FLAG_DESC.search(desc)):
+        if _redo(name, desc):
+            return None
         return f"setting {name} to {'false' if _FALSE_TRIGGERS.search(desc) else 'true'}"
     values = prop.get("enum")
     if isinstance(values, list):
