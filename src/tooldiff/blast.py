@@ -36,21 +36,22 @@ _EXTERNAL = re.compile(
     r"|e-?mails? (?:to|the)|broadcast|announce|sms|text message|publish(?:es)?"
     r"|charg(?:e|es|ing)\b(?! (?:of|level))"
     r"|refund(?:s|ed)?\b|transfer(?:s)? (?:money|funds)|pay(?:s|out)?\b|deploy(?:s|ing)?\b(?! preview)"
-    r"|to production|release to|wire)",
+    r"|to production|release to|wire (?:money|funds|transfers?|payments?)|wire transfer)",
     re.I,
 )
 # Phrases that destroy state or cannot be taken back.
+_CAMEL_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _DESTRUCTIVE = re.compile(
     r"(?=[a-z])\b(permanent(?:ly)?|irreversibl[ey]|cannot be (?:undone|reversed|recovered)"
     r"|can ?not be (?:undone|reversed)|no undo|not reversible|delete[sd]?|deleting|destroy(?:s|ed)?"
-    r"|drop(?:s|ped)? (?:the )?(?:table|database)"
+    r"|drop(?:s|ped|ping)? (?:\w+ ){0,2}(?:tables?|databases?|collections?|schemas?|keyspaces?|buckets?)\b"
     r"|purge[sd]?|wipe[sd]?|erase[sd]?|truncate[sd]?|merge[sd]? (?:\w+ ){0,3}(?:records?|contacts?|accounts?)"
     r"|fold[s]? .{0,60}\binto\b|force[- ]push|overwrit(?:e|es|ing) .{0,20}without)",
     re.I,
 )
 _WRITE = re.compile(
     r"(?=[a-z])\b(creat|add|insert|updat|edit|modif|writ|sav|stor|set|link|open|record|upload|move|renam"
-    r"|schedul|draft|archiv|unarchiv|remov|assign|cancel)",
+    r"|schedul|draft|archiv|unarchiv|remov|assign|cancel|drop)",
     re.I,
 )
 # Sentences that describe how to undo or that negate the danger do not count as the tool's own effect.
@@ -120,7 +121,8 @@ def _own_effect_text(tool: Tool) -> str:
     says what this call does.
     """
     parts = [s for s in _SENTENCE.split(tool.description or "", maxsplit=2)[:2] if not _UNDO.search(s)]
-    return " ".join([tool.name.replace("_", " ").replace("-", " "), *parts])
+    # `deleteDatabase` as words: "delete Database", not "deleteD" matched across the capital.
+    return " ".join([_CAMEL_BREAK.sub(" ", tool.name).replace("_", " ").replace("-", " "), *parts])
 
 
 # A name led by one of these verbs reads: danger words in its description describe the object ("Webhooks

@@ -875,3 +875,26 @@ def test_the_word_before_for_is_never_a_vendor_prefix() -> None:
 
     view = analyse(make_tool(_t("exa_search_for_papers", "Search academic papers on the web.")), Context())
     assert view.core == ("search", "paper")
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "level", "evidence"),
+    [  # the 20k-tool corpus: dropDatabase and dropTable were "read" beside deleteDatabase ("deleteD")
+        ("dropDatabase", "Drops a database.", "destructive", "drop Database"),
+        ("dropTable", "Drop the given table from a database.", "destructive", "drop"),
+        ("deleteDatabase", "Deletes a database.", "destructive", "delete"),
+        ("drop_collection", "Drop a collection and all its documents.", "destructive", "drop collection"),
+        ("drop_index", "Drop an index of a collection.", "write", "drop"),  # no data is lost
+        # "wire" is a payment only as a wire transfer: a magnetic field around a wire reaches nobody
+        ("calculate_magnetic_field", "Calculate the magnetic field of a current-carrying wire.", "read", ""),
+        ("beneficiary_wire", "Wire funds to a beneficiary.", "external", "Wire funds"),
+    ],
+)
+def test_blast_reads_camel_case_names_and_the_words_of_its_lexicon_whole(
+    name: str, description: str, level: str, evidence: str
+) -> None:
+    from tooldiff.blast import assess
+
+    got = assess(make_tool(_t(name, description)))
+    assert got.level == level
+    assert evidence in got.detail
