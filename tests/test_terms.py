@@ -175,3 +175,23 @@ def test_languages_written_with_symbols_are_terms() -> None:
     assert "cpp" in cpp.name and "cpp" in cpp.desc
     assert "dotnet" in extract("build", "Build a .NET project.").desc
     assert "cpp" not in extract("add", "Add 2+2 or count #tags.").all
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("hsl_to_rgb", "rgb_to_hsl", True),
+        ("convert_hsl_to_rgb", "convert_rgb_to_hsl", True),  # a shared verb before the direction
+        # ToolBench: a shared `_for_<api>` after it, where MN called the two "the same analysed terms"
+        ("uuid_to_username_for_teamriverbubbles_random_utilities",
+         "username_to_uuid_for_teamriverbubbles_random_utilities", True),
+        ("hsl_to_rgb", "hsl_to_hex", False),
+        ("convert_hsl_to_rgb", "convert_hsl_to_rgb", False),
+        ("text2speech", "speech2text", True),
+        ("text_2_speech", "speech_2_text", True),
+    ],
+)
+def test_reversed_direction(a: str, b: str, expected: bool) -> None:
+    from tooldiff.terms import reversed_direction
+
+    assert reversed_direction(a, b) is expected

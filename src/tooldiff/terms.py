@@ -668,8 +668,13 @@ def names_alias(sentences_: tuple[str, ...], name: str) -> bool:
 
 
 def reversed_direction(a: str, b: str) -> bool:
-    """`hsl_to_rgb` against `rgb_to_hsl`: the same words, opposite directions."""
+    """`hsl_to_rgb` against `rgb_to_hsl`: the same words, opposite directions. Words both names share at
+    the start or the end (`convert_`, ToolBench's `_for_<api>`) are left out first."""
     pa, pb = split_identifier(a), split_identifier(b)
+    shortest = min(len(pa), len(pb))
+    head = next((k for k in range(shortest) if pa[k] != pb[k]), shortest)
+    tail = next((k for k in range(shortest - head) if pa[-1 - k] != pb[-1 - k]), shortest - head)
+    pa, pb = pa[head : len(pa) - tail], pb[head : len(pb) - tail]
     for sep in ("to", "2"):
         if sep in pa and sep in pb:
             ia, ib = pa.index(sep), pb.index(sep)
