@@ -114,6 +114,8 @@ def _flag_name(name: str) -> bool:
 def _redo(name: str, desc: str) -> bool:
     """A force flag that only makes the tool redo work it would skip: no state is overwritten or lost."""
     plain = _CAMEL_BREAK.sub("_", name).lower()
+    if "force" not in plain:  # `purge` "even if cached" still purges
+        return False
     return bool(_REDO_NAME.search(plain) or (_REDO_DESC.search(desc) and not _FLAG_DESC.search(desc)))
 
 
