@@ -431,6 +431,10 @@ def check_pair(a: ToolView, b: ToolView, contexts: Mapping[str, Context]) -> tup
             others.append(rule)
     if head is None:
         return None
+    if a.name == b.name:  # `duplicate-name` reports the name; this says which two tools the pair is
+        first, second = sorted((a.tool, b.tool), key=lambda t: (t.file, t.line))
+        head = replace(head, message=f"{head.message} Both are named {a.name}: the one at {first.file}:"
+                                     f"{first.line} and the one at {second.file}:{second.line}.")
     return code, replace(head, tools=tuple(sorted((a.name, b.name))), related=tuple(others))
 
 

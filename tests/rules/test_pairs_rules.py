@@ -425,3 +425,23 @@ def test_fires_says_what_check_finds(code: str) -> None:
                 agreed += found
                 assert module.fires(views[i], views[j], ctx) == found
     assert agreed > 0 and checked > agreed
+
+
+def test_a_pair_of_two_tools_of_one_name_says_where_each_is(tmp_path: Path) -> None:
+    """1,211 pair findings of the 20k corpus read "cannot separate AddMeeting and AddMeeting" and no more."""
+    import json
+
+    from tooldiff.check import run_check
+    from tooldiff.config import Config
+    from tooldiff.sources import WorktreeSource
+
+    schema = {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}
+    tools = [{"name": "add_meeting", "description": "Add a meeting to the user's calendar.",
+              "input_schema": schema},
+             {"name": "add_meeting", "description": "Add a calendar meeting for the user.",
+              "input_schema": schema}]
+    (tmp_path / "tools.json").write_text(json.dumps(tools, indent=1), encoding="utf-8")
+    report = run_check(WorktreeSource(tmp_path), Config.default())
+    [pair] = [f for f in report.findings if f.code == "intent-overlap"]
+    assert pair.message.endswith("Both are named add_meeting: the one at tools.json:2 and the one at "
+                                 "tools.json:17."), pair.message
