@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tooldiff.model import Tool
-from tooldiff.terms import split_identifier
+from tooldiff.terms import CAMEL_BOUNDARY, split_identifier
 
 LEVELS = ("read", "write", "external", "destructive")
 DANGEROUS = frozenset({"external", "destructive"})
@@ -40,7 +40,6 @@ _EXTERNAL = re.compile(
     re.I,
 )
 # Phrases that destroy state or cannot be taken back.
-_CAMEL_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _DESTRUCTIVE = re.compile(
     r"(?=[a-z])\b(permanent(?:ly)?|irreversibl[ey]|cannot be (?:undone|reversed|recovered)"
     r"|can ?not be (?:undone|reversed)|no undo|not reversible|delete[sd]?|deleting|destroy(?:s|ed)?"
@@ -122,7 +121,7 @@ def _own_effect_text(tool: Tool) -> str:
     """
     parts = [s for s in _SENTENCE.split(tool.description or "", maxsplit=2)[:2] if not _UNDO.search(s)]
     # `deleteDatabase` as words: "delete Database", not "deleteD" matched across the capital.
-    return " ".join([_CAMEL_BREAK.sub(" ", tool.name).replace("_", " ").replace("-", " "), *parts])
+    return " ".join([CAMEL_BOUNDARY.sub(" ", tool.name).replace("_", " ").replace("-", " "), *parts])
 
 
 # A name led by one of these verbs reads: danger words in its description describe the object ("Webhooks

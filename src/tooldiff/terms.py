@@ -35,6 +35,8 @@ _IDENT = re.compile(
 _L = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"  # Latin-1 and Latin Extended-A/B letters
 _WORD = re.compile(rf"[{_L}][{_L}0-9]*(?:['’][{_L}]+)?|[0-9]+")
 _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['’][A-Za-z]+)?|[0-9]+")  # `analysable` counts these
+# Where a camelCase identifier turns a word: `deleteDatabase` -> delete|Database (names as words, in case).
+CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # An acronym's plural is one part (APIs, URLs, IDs), read as the acronym by `_lower_parts`.
 _CAMEL = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 # In a tool name, digits written onto a word stay on it (log10, hash_sha256, SHA256Hash -> sha256, hash):

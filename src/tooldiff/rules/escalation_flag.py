@@ -36,6 +36,7 @@ from typing import Any
 from tooldiff.blast import read_lead
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context
+from tooldiff.terms import CAMEL_BOUNDARY
 
 CODE = "escalation-flag"
 SEVERITY: Severity = "warning"
@@ -102,18 +103,20 @@ FIXED = [
 ]
 
 
-_CAMEL_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
-
 @cache
+def _snake(name: str) -> str:
+    """`forceRefresh`, `force-refresh` -> force_refresh (argument names repeat across tools)."""
+    return CAMEL_BOUNDARY.sub("_", name).lower().replace("-", "_")
+
+
 def _flag_name(name: str) -> bool:
-    """Whether a boolean of this name raises the blast radius (argument names repeat across tools)."""
-    return bool(_FLAG.search(_CAMEL_BREAK.sub("_", name).lower().replace("-", "_")))
+    """Whether a boolean of this name raises the blast radius."""
+    return bool(_FLAG.search(_snake(name)))
 
 
 def _redo(name: str, desc: str) -> bool:
     """A force flag that only makes the tool redo work it would skip: no state is overwritten or lost."""
-    plain = _CAMEL_BREAK.sub("_", name).lower()
+    plain = _snake(name)
     if "force" not in plain:  # `purge` "even if cached" still purges
         return False
     return bool(_REDO_NAME.search(plain) or (_REDO_DESC.search(desc) and not _FLAG_DESC.search(desc)))
