@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import chain
@@ -160,14 +159,13 @@ class Terms:
         """The description's words as written, lower-cased, before any analysis (the vendor-edge tests ask
         it twice for one tool)."""
         if "written" not in self._memo:
-            self._memo["written"] = frozenset(w.lower() for w in _WORD.findall(self.stripped))
+            self._memo["written"] = frozenset(w.lower() for w in self.words)
         out: frozenset[str] = self._memo["written"]
         return out
 
     @property
     def words(self) -> frozenset[str]:
-        """The description's words as written (`written` lower-cases them): what `shown` looks in. Made on
-        first use, as only tools in a pair finding are asked."""
+        """The description's words as written, in their case (`shown` looks for GitHub and PostgreSQL)."""
         if "words" not in self._memo:
             self._memo["words"] = frozenset(_WORD.findall(self.stripped))
         out: frozenset[str] = self._memo["words"]
@@ -692,36 +690,33 @@ def shown(found: Iterable[str], *tools: tuple[str, Terms]) -> list[str]:
     `PostgreSQL`) is shown whole when all its terms are listed and none is written alone. The
     lexicon's own terms (retrieval, document) are never replaced. `tools`: (name, terms) of each tool."""
     wanted = sorted(set(found))
-    texts = [(frozenset(split_identifier(name)), terms.words) for name, terms in tools]
+    # What the tools write in any case (name parts, description words) and their capitalised words.
+    said = frozenset().union(*(frozenset(split_identifier(name)) | terms.written for name, terms in tools))
     lexical = _lexicon_terms()
-    odd = {t for t in wanted if t not in lexical and not any(_writes(t, p, w) for p, w in texts)}
+    odd = {t for t in wanted if t not in lexical and t not in said}
     if not odd:  # most lists: every term as some tool wrote it
         return wanted
+    capitalised = sorted({w for _, terms in tools for w in terms.words if w[:1].isupper() and not w.isupper()})
     show = dict(zip(wanted, wanted, strict=True))  # a term -> what stands for it ("": folded into a word)
     if len(odd) > 1:
-        for word in sorted(w for _, words in texts for w in words if w[:1].isupper() and not w.isupper()):
+        for word in capitalised:
             parts = _TERMS.get(word, ())
             if len(parts) > 1 and all(show.get(p) == p for p in parts) and odd.issuperset(parts):
                 show.update(dict.fromkeys(parts, ""))
                 show[min(parts)] = word
     for term in odd:
         if show[term] == term:
-            show[term] = next((form for form in _plurals(term) if any(_writes(form, p, w) for p, w in texts)),
-                              None) or _capitalised_word(term, texts) or term
+            show[term] = next((form for form in _plurals(term) if form in said), None) or next(
+                (w for w in capitalised if _two_part_word_of(w, term)), term
+            )
     return list(dict.fromkeys(written for written in show.values() if written))
 
 
-def _writes(word: str, parts: frozenset[str], words: AbstractSet[str]) -> bool:
-    """The name has `word` as a part, or the description writes it, in lower case or capitalised."""
-    return word in parts or word in words or word.capitalize() in words or word.upper() in words
-
-
-def _capitalised_word(term: str, texts: Sequence[tuple[frozenset[str], AbstractSet[str]]]) -> str | None:
-    """The capitalised word of two parts in the tools' text that gave `term` (GitHub: git, hub). Only letters,
-    each part of two or more: `ZIdentity`, `Today's` and `Context7` are not such words."""
-    return min((w for _, words in texts for w in words
-                if w[:1].isupper() and not w.isupper() and w.isalpha() and term in _TERMS.get(w, ())
-                and len(parts := split_identifier(w)) == 2 and min(map(len, parts)) > 1), default=None)
+def _two_part_word_of(word: str, term: str) -> bool:
+    """`word` (capitalised) gave `term` and is two parts of letters, each of two or more (GitHub: git, hub);
+    `ZIdentity`, `Today's` and `Context7` are not such words."""
+    return (word.isalpha() and term in _TERMS.get(word, ())
+            and len(parts := split_identifier(word)) == 2 and min(map(len, parts)) > 1)
 
 
 def _plurals(term: str) -> list[str]:
