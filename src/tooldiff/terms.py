@@ -690,13 +690,17 @@ def shown(found: Iterable[str], *tools: tuple[str, Terms]) -> list[str]:
     `PostgreSQL`) is shown whole when all its terms are listed and none is written alone. The
     lexicon's own terms (retrieval, document) are never replaced. `tools`: (name, terms) of each tool."""
     wanted = sorted(set(found))
-    # What the tools write in any case (name parts, description words) and their capitalised words.
-    said = frozenset().union(*(frozenset(split_identifier(name)) | terms.written for name, terms in tools))
+    # What each tool writes, in any case: its name's parts and its description's words.
+    texts = [(frozenset(split_identifier(name)), terms.written) for name, terms in tools]
+
+    def said(word: str) -> bool:
+        return any(word in parts or word in written for parts, written in texts)
+
     lexical = _lexicon_terms()
-    odd = {t for t in wanted if t not in lexical and t not in said}
+    odd = {t for t in wanted if t not in lexical and not said(t)}
     if not odd:  # most lists: every term as some tool wrote it
         return wanted
-    capitalised = sorted({w for _, terms in tools for w in terms.words if w[:1].isupper() and not w.isupper()})
+    capitalised = sorted({w for _, t in tools for w in t.words if w[:1].isupper() and not w.isupper()})
     show = dict(zip(wanted, wanted, strict=True))  # a term -> what stands for it ("": folded into a word)
     if len(odd) > 1:
         for word in capitalised:
@@ -706,7 +710,7 @@ def shown(found: Iterable[str], *tools: tuple[str, Terms]) -> list[str]:
                 show[min(parts)] = word
     for term in odd:
         if show[term] == term:
-            show[term] = next((form for form in _plurals(term) if form in said), None) or next(
+            show[term] = next((form for form in _plurals(term) if said(form)), None) or next(
                 (w for w in capitalised if _two_part_word_of(w, term)), term
             )
     return list(dict.fromkeys(written for written in show.values() if written))
