@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import chain
-from typing import Any
+from typing import Any, Protocol
 
 from tooldiff.lexicon import lexicon
 
@@ -683,15 +683,25 @@ def reversed_direction(a: str, b: str) -> bool:
     return False
 
 
-def shown(found: Iterable[str], *tools: tuple[str, Terms]) -> list[str]:
+class Described(Protocol):
+    """A tool as the pair rules see it (`pairs.ToolView`): its name and its terms."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def terms(self) -> Terms: ...
+
+
+def shown(found: Iterable[str], *tools: Described) -> list[str]:
     """Terms as a message lists them: sorted, and in the tools' own words where a term alone would read as
     a typo. A plural folded into a stem no tool writes is shown as written (`postgres`, not "postgre";
     `databricks`, not "databrick"); a capitalised word that the split made two terms (`GitHub`: git and hub;
     `PostgreSQL`) is shown whole when all its terms are listed and none is written alone. The
-    lexicon's own terms (retrieval, document) are never replaced. `tools`: (name, terms) of each tool."""
+    lexicon's own terms (retrieval, document) are never replaced. `tools`: the tools the terms are of."""
     wanted = sorted(set(found))
     # What each tool writes, in any case: its name's parts and its description's words.
-    texts = [(frozenset(split_identifier(name)), terms.written) for name, terms in tools]
+    texts = [(frozenset(split_identifier(tool.name)), tool.terms.written) for tool in tools]
 
     def said(word: str) -> bool:
         return any(word in parts or word in written for parts, written in texts)
@@ -700,7 +710,7 @@ def shown(found: Iterable[str], *tools: tuple[str, Terms]) -> list[str]:
     odd = {t for t in wanted if t not in lexical and not said(t)}
     if not odd:  # most lists: every term as some tool wrote it
         return wanted
-    capitalised = sorted({w for _, t in tools for w in t.words if w[:1].isupper() and not w.isupper()})
+    capitalised = sorted({w for t in tools for w in t.terms.words if w[:1].isupper() and not w.isupper()})
     show = dict(zip(wanted, wanted, strict=True))  # a term -> what stands for it ("": folded into a word)
     if len(odd) > 1:
         for word in capitalised:

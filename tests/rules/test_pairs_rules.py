@@ -377,25 +377,28 @@ def test_messages_list_terms_as_the_tools_wrote_them_where_the_analysis_mangled_
     assert "(cluster, listing)" in message
 
 
-def test_shown_keeps_split_words_apart_when_a_tool_writes_them_apart() -> None:
-    from tooldiff.terms import extract, shown
+def _view(name: str, description: str) -> Any:
+    return analyse(make_tool({"name": name, "description": description}), Context())
 
-    a = extract("git_hub_sync", "Sync a git hub.")
-    b = extract("sync_repo", "Sync a GitHub repo.")
-    assert shown(["git", "hub", "sync"], ("git_hub_sync", a), ("sync_repo", b)) == ["git", "hub", "sync"]
-    assert shown(["git", "hub", "sync"], ("sync_repo", b)) == ["GitHub", "sync"]
+
+def test_shown_keeps_split_words_apart_when_a_tool_writes_them_apart() -> None:
+    from tooldiff.terms import shown
+
+    a = _view("git_hub_sync", "Sync a git hub.")
+    b = _view("sync_repo", "Sync a GitHub repo.")
+    assert shown(["git", "hub", "sync"], a, b) == ["git", "hub", "sync"]
+    assert shown(["git", "hub", "sync"], b) == ["GitHub", "sync"]
     # A term that only a capitalised word gives, listed without the word's other terms: the word.
-    c = extract("add_server", "Add a PostgreSQL server.")
-    assert shown(["postgre", "server"], ("add_server", c)) == ["PostgreSQL", "server"]
-    assert shown(["postgre", "server", "sql"], ("add_server", c)) == ["PostgreSQL", "server"]
+    c = _view("add_server", "Add a PostgreSQL server.")
+    assert shown(["postgre", "server"], c) == ["PostgreSQL", "server"]
+    assert shown(["postgre", "server", "sql"], c) == ["PostgreSQL", "server"]
 
 
 def test_shown_never_hides_a_term_the_tool_writes_inside_a_joined_word() -> None:
-    from tooldiff.terms import extract, shown
+    from tooldiff.terms import shown
 
-    text = "FlightsLogic provides Flight API to travel agents."
-    terms = extract("Flight", text)
-    assert shown(terms.all, ("Flight", terms)) == ["agents", "flight", "FlightsLogic", "travel"]
+    flight = _view("Flight", "FlightsLogic provides Flight API to travel agents.")
+    assert shown(flight.terms.all, flight) == ["agents", "flight", "FlightsLogic", "travel"]
 
 
 FIRES = ("mutual-nondistinction", "directional-domination")  # the pair rules with a `fires`

@@ -31,7 +31,7 @@ from __future__ import annotations
 from tooldiff.model import Problem, Severity
 from tooldiff.pairs import ToolView, comparable, distinguishing
 from tooldiff.rules.base import Context
-from tooldiff.terms import Terms, shown
+from tooldiff.terms import shown
 
 CODE = "directional-domination"
 SEVERITY: Severity = "warning"
@@ -81,12 +81,11 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
     if found is None:
         return None
     small, big, extra = found
-    pair = ((small.name, small.terms), (big.name, big.terms))
     return Problem(
         message=(
             f"{small.name} adds no term beyond {big.name}'s: every term of it "
-            f"({', '.join(shown(small.terms.all, *pair))}) also describes {big.name}, which adds "
-            f"{_adds(extra, small, pair)}. Nothing says when {small.name} should win."
+            f"({', '.join(shown(small.terms.all, small, big))}) also describes {big.name}, which adds "
+            f"{_adds(extra, small, big)}. Nothing says when {small.name} should win."
         ),
         fix=(
             f'Add a contrastive boundary clause to {small.name}: "Use {small.name} for ...; for ..., use '
@@ -96,10 +95,10 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
     )
 
 
-def _adds(extra: frozenset[str], small: ToolView, pair: tuple[tuple[str, Terms], ...]) -> str:
+def _adds(extra: frozenset[str], small: ToolView, big: ToolView) -> str:
     """The other's distinguishing terms. One the dominated tool's description has too is only in the name."""
-    plain = shown((t for t in extra if t not in small.terms.all), *pair)
-    named = shown((t for t in extra if t in small.terms.all), *pair)
+    plain = shown((t for t in extra if t not in small.terms.all), small, big)
+    named = shown((t for t in extra if t in small.terms.all), small, big)
     if not named:
         return ", ".join(plain)
     in_name = f"{', '.join(named)} in its name"

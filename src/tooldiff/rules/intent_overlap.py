@@ -125,9 +125,8 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
     return Problem(
         message=(
             f"A router cannot separate {a.name} and {b.name} from the request alone: they share "
-            f"{', '.join(shown(found.shared, (a.name, a.terms), (b.name, b.terms))) or 'their purpose'} and "
-            f"take {shape}, and no routing argument "
-            "(an id, a url) tells them apart."
+            f"{', '.join(shown(found.shared, a, b)) or 'their purpose'} and take {shape}, and no routing "
+            "argument (an id, a url) tells them apart."
         ),
         fix=fix,
         evidence={

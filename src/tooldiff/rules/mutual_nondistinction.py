@@ -70,7 +70,7 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
     if not fires(a, b, ctx):
         return None
     shared = sorted(a.terms.all)
-    written = shown(shared, (a.name, a.terms), (b.name, b.terms))
+    written = shown(shared, a, b)
     return Problem(
         message=(
             f"{a.name} and {b.name} have the same analysed terms ({', '.join(written)}): neither says when "
