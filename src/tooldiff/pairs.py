@@ -135,7 +135,7 @@ def _single(term: str) -> frozenset[str]:
     return frozenset({term})  # one shared set per action class
 
 
-def vendor_terms(name_seq: Sequence[str], terms: Terms, name: str = "") -> frozenset[str]:
+def vendor_terms(name: str, name_seq: Sequence[str], terms: Terms) -> frozenset[str]:
     """A vendor prefix or suffix in the name (`puppeteer_`, `_exa`, `brave_`): no request is routed by it.
 
     It is an edge of the name that the description never uses as a word (nor in a longer form: `stats` in
@@ -162,7 +162,7 @@ def vendor_terms(name_seq: Sequence[str], terms: Terms, name: str = "") -> froze
         return not _derived_in(term, terms)
 
     first, last = name_seq[0], name_seq[-1]
-    if vendor(first) and not vendor(last) and not (name and _before_preposition(name)):
+    if vendor(first) and not vendor(last) and not _before_preposition(name):
         return frozenset({first})
     if vendor(last) and not vendor(first):
         return frozenset({last})
@@ -236,7 +236,7 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
     # An action that a request cannot tell apart from ours counts as ours (see `overlap._has`).
     compatible = lexicon().compatible_actions
     extra = [c for a in actions for c in compatible.get(a, ())]
-    vendors = vendor_terms(name_seq, terms, tool.name)
+    vendors = vendor_terms(tool.name, name_seq, terms)
     core = tuple(t for t in name_seq if t not in vendors) if vendors else name_seq
     core_set = terms.name - vendors if vendors else terms.name
     if len(vendors) == 1 and (apart := spelled_apart(edge := next(iter(vendors)), terms)):
