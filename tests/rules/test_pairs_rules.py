@@ -253,7 +253,10 @@ def test_forcing_over_existing_state_stays_an_escalation(description: str) -> No
                       "input_schema": {"type": "object", "properties": {
                           "force": {"type": "boolean", "description": description}}}})
     assert list(get("escalation-flag").check(tool, CTX))
-    purge = {"type": "boolean", "description": "Purge the cache even if it is fresh."}  # no force: it purges
+
+
+def test_only_a_force_flag_is_read_as_redoing_work() -> None:
+    purge = {"type": "boolean", "description": "Purge the cache even if it is fresh."}  # it still purges
     tool = make_tool({"name": "refresh_cache", "description": "Refresh the cache.",
                       "input_schema": {"type": "object", "properties": {"purge": purge}}})
     assert list(get("escalation-flag").check(tool, CTX))
