@@ -139,3 +139,34 @@ def test_documented_tool_examples_are_read_as_tools_and_fire(code: str) -> None:
         assert _fire_text(module, text), f"{code}: the documented Example does not fire"
     for text in _documented(code, "Use instead"):
         assert not _fire_text(module, text), f"{code}: the documented Use instead fires"
+
+
+def test_targets_come_from_the_target_data_not_from_an_imported_registry() -> None:
+    # Both rules import the target registry as `TARGETS`; that is not a list of where they fire.
+    assert docs.rule_doc("implicit-strict").targets == ("openai",)
+    too_many = docs.rule_doc("too-many-tools").targets
+    assert "anthropic" not in too_many and "openai" in too_many
+
+
+def _check_as_user(folder: Path, text: str) -> list[Any]:
+    """`tooldiff check` on the block saved as a file: the targets its format gets by default."""
+    from tooldiff.check import run_check
+    from tooldiff.config import Config
+    from tooldiff.sources import WorktreeSource
+
+    folder.mkdir()
+    (folder / "example.json").write_text(text, encoding="utf-8")
+    return list(run_check(WorktreeSource(folder), Config.default()).findings)
+
+
+@pytest.mark.parametrize("code", [c for c, m in rules.registry().items() if m.KIND in ("tool", "toolset")])
+def test_documented_examples_behave_so_when_checked_as_files(code: str, tmp_path: Path) -> None:
+    """A user who saves the Example and runs `tooldiff check` sees the rule; saving the Use instead gives
+    nothing at warning or above, from this rule or another."""
+    for k, text in enumerate(_documented(code, "Example")):
+        found = _check_as_user(tmp_path / f"example{k}", text)
+        assert any(f.code == code for f in found), f"{code}: the documented Example does not fire as a file"
+    for k, text in enumerate(_documented(code, "Use instead")):
+        found = _check_as_user(tmp_path / f"instead{k}", text)
+        loud = [f"{f.code}: {f.message}" for f in found if f.severity in ("error", "warning")]
+        assert not loud, f"{code}: the documented Use instead gives {loud}"

@@ -122,18 +122,16 @@ def rule_doc(code: str) -> RuleDoc:
         kind=str(getattr(module, "KIND", "tool")),
         summary=summary,
         sections=sections,
-        targets=rule_targets(code, module),
+        targets=rule_targets(code),
         severity_note=str(getattr(module, "SEVERITY_NOTE", "")),
     )
 
 
-def rule_targets(code: str, module: ModuleType) -> tuple[str, ...]:
-    """The targets a rule can fire for: the module's `TARGETS`, else those setting a fact it reads."""
+def rule_targets(code: str) -> tuple[str, ...]:
+    """The targets a rule can fire for: those setting a fact it reads (`RULE_FACTS`), else every target.
+    Not a module's `TARGETS`: rules import the target registry under that name."""
     from tooldiff.targets import TARGETS
 
-    declared = tuple(getattr(module, "TARGETS", ()))
-    if declared:
-        return declared
     facts = RULE_FACTS.get(code)
     if facts is None:
         return tuple(TARGETS)
@@ -141,7 +139,7 @@ def rule_targets(code: str, module: ModuleType) -> tuple[str, ...]:
 
 
 def render_rule(doc: RuleDoc) -> str:
-    # Targets come from the target data (`rule_targets`); a module may name them in `TARGETS`.
+    # Targets come from the target data (`rule_targets`).
     targets = " · targets: " + ", ".join(f"`{t}`" for t in doc.targets) if doc.targets else ""
     severity = f"Severity: **{doc.severity_shown}** · kind: {doc.kind}{targets}"
     out = [f"## {doc.code}", "", doc.summary, "", severity]

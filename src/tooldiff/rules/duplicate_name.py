@@ -9,14 +9,14 @@ reach one of them: the other is dead weight, or worse, the wrong one runs.
 
 ## Example
 ```json
-[{"name": "search", "description": "Search tickets.", "input_schema": {"type": "object"}},
- {"name": "search", "description": "Search docs.", "input_schema": {"type": "object"}}]
+[{"name": "search", "description": "Search support tickets.", "input_schema": {"type": "object"}},
+ {"name": "search", "description": "Search product documentation.", "input_schema": {"type": "object"}}]
 ```
 
 ## Use instead
 ```json
-[{"name": "search_tickets", "description": "Search tickets.", "input_schema": {"type": "object"}},
- {"name": "search_docs", "description": "Search docs.", "input_schema": {"type": "object"}}]
+[{"name": "search_tickets", "description": "Search support tickets.", "input_schema": {"type": "object"}},
+ {"name": "search_docs", "description": "Search product documentation.", "input_schema": {"type": "object"}}]
 ```
 
 ## References

@@ -9,17 +9,19 @@ OpenAI Structured Outputs refuses the whole request when any field is optional: 
 parameters must be specified as required". The tool fails on the first call, not at review time.
 
 ## Example
+An OpenAI tool with `strict: true` (only that target requires every property):
 ```json
-{"name": "save_facts", "description": "Save facts about the user.",
- "input_schema": {"type": "object", "additionalProperties": false, "required": ["fact"],
-                  "properties": {"fact": {"type": "string"}, "note": {"type": "string"}}}}
+{"type": "function", "name": "save_facts", "description": "Save facts about the user.", "strict": true,
+ "parameters": {"type": "object", "additionalProperties": false, "required": ["fact"],
+                "properties": {"fact": {"type": "string"}, "note": {"type": "string"}}}}
 ```
 
 ## Use instead
 List the property in `required` and let it be null when the model has nothing to say:
 ```json
-{"properties": {"fact": {"type": "string"}, "note": {"type": ["string", "null"]}},
- "required": ["fact", "note"], "additionalProperties": false, "type": "object"}
+{"type": "function", "name": "save_facts", "description": "Save facts about the user.", "strict": true,
+ "parameters": {"type": "object", "additionalProperties": false, "required": ["fact", "note"],
+                "properties": {"fact": {"type": "string"}, "note": {"type": ["string", "null"]}}}}
 ```
 This is expected to produce `optional-forced-required` (info).
 
@@ -41,11 +43,12 @@ KIND = "tool"
 SCHEMA_ONLY = True  # problems depend on the schema, format and targets alone: shared by equal schemas
 
 _SCHEMA = {"type": "object", "additionalProperties": False, "properties": {"fact": {"type": "string"}}}
+_TOOL = {"type": "function", "name": "save_facts", "description": "Save facts about the user.",
+         "strict": True}
 EXAMPLE = [
     {
-        "name": "save_facts",
-        "description": "Save facts about the user.",
-        "input_schema": {
+        **_TOOL,
+        "parameters": {
             **_SCHEMA,
             "required": ["fact"],
             "properties": {"fact": {"type": "string"}, "note": {"type": "string"}},
@@ -54,9 +57,8 @@ EXAMPLE = [
 ]
 FIXED = [
     {
-        "name": "save_facts",
-        "description": "Save facts about the user.",
-        "input_schema": {
+        **_TOOL,
+        "parameters": {
             **_SCHEMA,
             "required": ["fact", "note"],
             "properties": {"fact": {"type": "string"}, "note": {"type": ["string", "null"]}},
