@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Literal
 
 from tooldiff.config import Selection
 from tooldiff.eventplan import Plan
@@ -55,12 +56,17 @@ def _diff(settings: Settings, plan: Plan) -> Report:
     both = bool(base_dump and head_dump)
     # On every event the action never runs commands, whoever wrote the config: the dumps stand for them.
     chosen = _selection(settings)
+    config_from: Literal["head", "base"] = "head" if plan.trusted_head else "base"
     report = diffrun.run_diff(settings.workspace, plan.base, plan.head, paths=settings.paths,
-                              config_from="head" if plan.trusted_head else "base", run_commands=False,
+                              config_from=config_from, run_commands=False,
                               config_path=settings.config or None, targets=tuple(settings.targets),
                               commands_refused=None if both else COMMANDS_REFUSED, adjust=chosen.apply)
     if base_dump and head_dump:
-        report = merge(report, diffrun.run_diff_paths(base_dump, head_dump, adjust=chosen.apply))
+        # The dumps are analysed with the config the diff used: its rules, ignores and the targets input.
+        config = diffrun.used_config(settings.workspace, plan.base, plan.head, config_from=config_from,
+                                     config_path=settings.config or None, targets=tuple(settings.targets),
+                                     adjust=chosen.apply)
+        report = merge(report, diffrun.run_diff_paths(base_dump, head_dump, config=config))
     elif base_dump or head_dump:
         report = dataclasses.replace(report, notes=(
             *report.notes, "Code-defined tools were not compared: give both `base-tools` and `head-tools`."))

@@ -299,6 +299,39 @@ def _stats(tree: TreeDiff, base: Analysis, head: Analysis, scope: Scope) -> dict
     }
 
 
+@dataclass(frozen=True, slots=True)
+class _Refs:
+    """The two trees a diff reads: the merge base of `base` and `head`, and `head` (or the work tree)."""
+
+    git: GitRepo
+    head_sha: str
+    merge_base: str
+    base_src: FileSource
+    head_src: FileSource
+    prefix: str  # `repo` inside the repository: paths and the config file are named relative to it
+
+    @classmethod
+    def open(cls, repo: str | Path, base: str, head: str, worktree: bool) -> _Refs:
+        git = GitRepo(repo)
+        head_sha = git.resolve(head)
+        merge_base = git.merge_base_fetching(git.resolve(base), head_sha)
+        head_src: FileSource = GitWorktreeSource(git) if worktree else GitSource(git, head_sha, label=head)
+        prefix = Path(repo).resolve().relative_to(git.root.resolve()).as_posix()
+        return cls(git, head_sha, merge_base, GitSource(git, merge_base, label=base), head_src, prefix)
+
+    def in_tree(self, path: str) -> str:
+        return posixpath.normpath(posixpath.join(self.prefix, path))
+
+
+def used_config(repo: str | Path, base: str, head: str, *, config_from: Literal["head", "base"] = "head",
+                config_path: str | None = None, targets: Sequence[str] = (),
+                adjust: Adjust | None = None) -> Config:
+    """The config `run_diff` with the same arguments analyses both refs with."""
+    refs = _Refs.open(repo, base, head, False)
+    return load_configs(refs.base_src, refs.head_src, config_from,
+                        refs.in_tree(config_path) if config_path else None, targets, adjust).used
+
+
 def run_diff(
     repo: Path,
     base: str,
@@ -320,17 +353,11 @@ def run_diff(
     `pull_request_target` the head is untrusted code. A caller that turns them off says why in
     `commands_refused`, the note for a config that names some (None: no note).
     """
-    git = GitRepo(repo)
-    head_sha = git.resolve(head)
-    base_sha = git.resolve(base)
-    merge_base = git.merge_base_fetching(base_sha, head_sha)
-    base_src = GitSource(git, merge_base, label=base)
-    head_src: FileSource = GitWorktreeSource(git) if worktree else GitSource(git, head_sha, label=head)
-    # Paths and the config file are named relative to `repo` (the command line's folder), read in the trees.
-    prefix = Path(repo).resolve().relative_to(git.root.resolve()).as_posix()
-    rel = [posixpath.normpath(posixpath.join(prefix, p)) for p in paths]
-    if config_path:
-        config_path = posixpath.normpath(posixpath.join(prefix, config_path))
+    refs = _Refs.open(repo, base, head, worktree)
+    git, head_sha, merge_base, base_src, head_src = (refs.git, refs.head_sha, refs.merge_base, refs.base_src,
+                                                     refs.head_src)
+    rel = [refs.in_tree(p) for p in paths]
+    config_path = refs.in_tree(config_path) if config_path else None
     cfg = load_configs(base_src, head_src, config_from, config_path, targets, adjust)
     config = cfg.used
     run = (config_from == "head") if run_commands is None else run_commands

@@ -329,3 +329,24 @@ def test_a_config_input_not_committed_names_the_commit(fake: FakeGitHub, tmp_pat
     err = capsys.readouterr().err
     assert code == 2 and f"ci/tooldiff.yml: config file not committed at {pr.head}" in err
     assert "relative to the repository root; commit it" in err
+
+
+def test_tool_dumps_are_checked_with_the_config_and_targets_of_the_run(fake: FakeGitHub,
+                                                                      tmp_path: Path) -> None:
+    """Code-defined tools (`base-tools` / `head-tools`) get the config's rules and the `targets` input, as
+    the tools read from git do."""
+    pr = PullRequest(tmp_path, fake)
+    dump = {"name": "math.sum", "description": "Add two numbers and return the sum.",
+            "input_schema": {"type": "object", "properties": {"a": {"type": "number"}}}}
+    (pr.repo / "dumps").mkdir()
+    (pr.repo / "dumps" / "base.json").write_text("[]")
+    (pr.repo / "dumps" / "head.json").write_text(json.dumps([dump]))
+    pr.push({"tools.json": helpdesk("head"), ".tooldiff.yml": "rules:\n  invalid-name: false\n"})
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               comment="off", fail_on="never", targets="openai", json_file="report.json",
+               base_tools="dumps/base.json", head_tools="dumps/head.json")
+    assert code == 0
+    report = json.loads((pr.repo / "report.json").read_text())
+    targets = {t["name"]: t["targets"] for t in report["tools"]}
+    assert targets["math.sum"] == targets["find_document"] == ["openai"]
+    assert not [f for f in report["findings"] if f["code"] == "invalid-name"]
