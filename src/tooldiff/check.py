@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tooldiff import split, workers
+from tooldiff import mates, split, workers
 from tooldiff.baseline import apply_status, load_baseline
 from tooldiff.config import DEFAULT_BASELINE, Config, ConfigError, load_config
 from tooldiff.discover import discover_selected, glob_match, select
@@ -101,6 +101,9 @@ def run_check(
     with gc_paused():  # parsing, analysis and the report allocate a lot and free nothing cyclic
         say("reading tool files")
         chosen = select(source, config, paths, named)
+        near = mates.extend(source, config, chosen) if paths else None
+        if near is not None:
+            chosen = near.selection
         baseline_bytes = (baseline_source or source).read_many([config.baseline]).get(config.baseline)
         baseline = load_baseline(baseline_bytes, config.baseline)
         jobs = workers.jobs_available()
@@ -108,17 +111,20 @@ def run_check(
         if len(groups) > 1:
             part = split.run(source, config, chosen, groups, token_methods, say, jobs)
             findings = apply_status(part.findings, baseline, config)
-            return assemble(mode, part.toolsets, part.tools, findings, part.stats, head_ref=head_ref,
-                            token_methods=token_methods, fail_on=config.fail_on)
-        found = discover_selected(source, config, chosen)
-        tools = sum(len(ts.tools) for ts in found.toolsets)
-        say(f"analysing {tools:,} tool{'s' * (tools != 1)} in {len(found.toolsets):,} "
-            f"toolset{'s' * (len(found.toolsets) != 1)}")
-        analysis = analyse(found.toolsets, config, found.files, parse_errors=found.errors,
+            report = assemble(mode, part.toolsets, part.tools, findings, part.stats, head_ref=head_ref,
+                              token_methods=token_methods, fail_on=config.fail_on)
+            return mates.cut(report, near.named) if near is not None else report
+        found = discover_selected(source, config, chosen, near.parsed if near is not None else None)
+        toolsets = mates.holding(found.toolsets, near.named) if near is not None else found.toolsets
+        tools = sum(len(ts.tools) for ts in toolsets)
+        say(f"analysing {tools:,} tool{'s' * (tools != 1)} in {len(toolsets):,} "
+            f"toolset{'s' * (len(toolsets) != 1)}")
+        analysis = analyse(toolsets, config, found.files, parse_errors=found.errors,
                            token_methods=token_methods)
         findings = apply_status(analysis.findings, baseline, config)
-        return build_report(mode, found.toolsets, analysis, findings, config, head_ref=head_ref,
-                            token_methods=token_methods)
+        report = build_report(mode, toolsets, analysis, findings, config, head_ref=head_ref,
+                              token_methods=token_methods)
+        return mates.cut(report, near.named) if near is not None else report
 
 
 def unmatched_settings(config: Config, report: Report) -> list[str]:

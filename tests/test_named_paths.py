@@ -1,0 +1,100 @@
+"""Named paths are analysed in the toolsets a whole-tree run puts them in (pre-commit names changed files)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tooldiff.cli import main
+
+
+def tool(name: str, description: str, **props: str) -> dict[str, Any]:
+    return {"name": name, "description": description,
+            "input_schema": {"type": "object", "properties": {k: {"type": v} for k, v in props.items()}}}
+
+
+SEND_MAIL = tool("send_mail", "Send an email message to a recipient.", to="string", body="string")
+SEND_EMAIL = tool("send_email", "Send an email message to a recipient.", to="string", body="string")
+LIST_FILES = tool("list_files", "List the files in a folder of the workspace.", path="string")
+
+
+def write(root: Path, files: dict[str, Any]) -> None:
+    for name, value in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(json.dumps(value, indent=1), encoding="utf-8")
+
+
+def check(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, root: Path,
+          *paths: str) -> tuple[int, dict[str, Any]]:
+    monkeypatch.chdir(root)
+    code = main(["check", "--format", "json", "--fail-on", "info", *paths])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def found(report: dict[str, Any]) -> set[tuple[str, str, tuple[str, ...], str]]:
+    return {(f["code"], f["toolset"], tuple(f["tools"]), f["fingerprint"]) for f in report["findings"]}
+
+
+@pytest.fixture
+def one_tool_folder(tmp_path: Path) -> Path:
+    (tmp_path / ".git").mkdir()  # the repository root
+    write(tmp_path, {"tools/send_mail.json": SEND_MAIL, "tools/send_email.json": SEND_EMAIL,
+                     "tools/list_files.json": LIST_FILES})
+    return tmp_path
+
+
+def test_a_file_of_a_one_tool_folder_keeps_the_folder_as_its_toolset(
+        one_tool_folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    _, whole = check(capsys, monkeypatch, one_tool_folder)
+    _, one = check(capsys, monkeypatch, one_tool_folder, "tools/list_files.json")
+    assert [ts["id"] for ts in one["toolsets"]] == ["tools"]
+    assert [t["name"] for t in one["tools"]] == ["list_files"]  # the neighbours are read, not reported
+    mine = {f for f in found(whole) if "list_files" in f[2]}
+    assert found(one) == mine and mine  # same toolset, same fingerprints; the others' pair is not its own
+
+
+def test_a_pair_with_a_file_not_named_is_found(
+        one_tool_folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    _, whole = check(capsys, monkeypatch, one_tool_folder)
+    _, one = check(capsys, monkeypatch, one_tool_folder, "tools/send_mail.json")
+    pairs = {f for f in found(one) if len(f[2]) == 2}
+    assert pairs and pairs == {f for f in found(whole) if len(f[2]) == 2}
+    assert all(f[1] == "tools" for f in found(one))
+
+
+def test_a_baseline_of_the_whole_tree_holds_for_a_named_file(
+        one_tool_folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(one_tool_folder)
+    assert main(["baseline"]) == 0
+    capsys.readouterr()
+    code, one = check(capsys, monkeypatch, one_tool_folder, "tools/send_mail.json")
+    assert code == 0 and one["counts"]["new"] == {"error": 0, "warning": 0, "info": 0}
+
+
+def test_one_tool_files_beside_a_many_tool_file_stay_toolsets_of_their_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {"helpdesk.json": [LIST_FILES, tool("read_file", "Read one file of the workspace.")],
+                     "mail.json": SEND_MAIL, "email.json": SEND_EMAIL})
+    _, whole = check(capsys, monkeypatch, tmp_path)
+    _, two = check(capsys, monkeypatch, tmp_path, "mail.json", "email.json")
+    assert sorted(ts["id"] for ts in two["toolsets"]) == ["email.json", "mail.json"]
+    assert found(two) == {f for f in found(whole) if f[1] in ("email.json", "mail.json")}
+    assert not [f for f in found(two) if len(f[2]) == 2]
+
+
+def test_a_file_of_a_config_toolset_meets_the_toolset_s_other_files(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".git").mkdir()
+    config = "toolsets:\n  - name: mail\n    files: ['a/*.json', 'b/*.json']\n"
+    (tmp_path / ".tooldiff.yml").write_text(config)
+    write(tmp_path, {"a/mail.json": [SEND_MAIL, LIST_FILES], "b/email.json": [SEND_EMAIL]})
+    _, whole = check(capsys, monkeypatch, tmp_path)
+    _, one = check(capsys, monkeypatch, tmp_path, "b/email.json")
+    assert [ts["id"] for ts in one["toolsets"]] == ["mail"]
+    assert [t["name"] for t in one["tools"]] == ["send_email"]
+    assert found(one) == {f for f in found(whole) if "send_email" in f[2] or not f[2]}
+    assert [f for f in found(one) if set(f[2]) == {"send_email", "send_mail"}]
