@@ -185,3 +185,13 @@ def test_a_source_timeout_out_of_range_is_an_error_naming_it(value: str) -> None
         load_config(".tooldiff.yml",
                     f"sources:\n  - command: python dump.py\n    toolset: code\n    timeout: {value}\n")
     assert "timeout" in str(err.value) and ".tooldiff.yml:4" in str(err.value)
+
+
+@pytest.mark.parametrize("value", ["/tmp/baseline.json", "../baseline.json", "ci/../../baseline.json"])
+def test_a_baseline_outside_the_repository_is_an_error_naming_it(value: str) -> None:
+    # `tooldiff baseline` would write it and no run would read it: check, diff and the Action read the
+    # baseline inside the tree (a diff and the Action from git).
+    with pytest.raises(ConfigError) as err:
+        load_config(".tooldiff.yml", f"fail_on: warning\nbaseline: {value}\n")
+    assert (err.value.line, err.value.key) == (2, "baseline") and "inside the repository" in err.value.message
+    assert load_config(".tooldiff.yml", "baseline: ci/../tooldiff-baseline.json\n").baseline

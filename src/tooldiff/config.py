@@ -8,10 +8,12 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
+from pathlib import PureWindowsPath
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
@@ -197,6 +199,7 @@ def load_config(path: str, text: str) -> Config:
     _check_options(path, node, data)
     _check_targets(path, node, data)
     _check_toolset_names(path, node, data)
+    _check_baseline(path, node, data)
     return _build(path, data)
 
 
@@ -414,6 +417,19 @@ def _check_toolset_names(path: str, node: yaml.Node, data: Mapping[str, Any]) ->
             message = f"toolset {spec['name']!r} is named twice: list all its globs under one `files`"
             raise ConfigError(path, _line(node, at), ".".join(at), message)
         seen.add(spec["name"])
+
+
+def _check_baseline(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
+    """A baseline outside the tree would be written by `tooldiff baseline` and never read: check, diff and
+    the Action read it inside the tree (a diff and the Action from git)."""
+    value = data.get("baseline")
+    if value is None:
+        return
+    norm = posixpath.normpath(value.replace("\\", "/"))
+    if posixpath.isabs(norm) or norm == ".." or norm.startswith("../") or PureWindowsPath(value).drive:
+        message = (f"{value!r} is outside the repository; the baseline must be a path inside the repository, "
+                   "relative to its root, as runs read it there")
+        raise ConfigError(path, _line(node, ["baseline"]), "baseline", message)
 
 
 def _rule(value: Any) -> RuleConfig:
