@@ -222,3 +222,20 @@ def test_under_pull_request_target_the_cli_runs_no_pr_command_and_reads_the_base
     monkeypatch.setenv("GITHUB_EVENT_NAME", "pull_request")
     run(capsys, "diff", "--base", "HEAD~1", "--format", "json")
     assert marker.exists()  # elsewhere the configured command runs, as documented
+
+
+@pytest.mark.parametrize("worktree", [False, True])
+def test_diff_refs_with_a_path_at_neither_ref_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, worktree: bool
+) -> None:
+    # A typo in a CI or hook path must not pass forever as "no tool definition changed".
+    root = helpdesk_repo(tmp_path)
+    monkeypatch.chdir(root)
+    extra = ("--worktree",) if worktree else ()
+    code, out, err = run(capsys, "diff", "--base", "HEAD~1", *extra, "tools.json", "tool.json")
+    assert (code, out) == (2, "") and "tool.json: no such file or folder at HEAD~1 or " in err
+    (root / "new").mkdir()
+    (root / "new" / "tools.json").write_bytes(HEAD.read_bytes())  # not committed: the work tree has it
+    code, _, err = run(capsys, "diff", "--base", "HEAD~1", *extra, "new")
+    assert code == (0 if worktree else 2), err
+    assert run(capsys, "diff", "--base", "HEAD~1", *extra, "tools.json", ".")[0] == 0

@@ -113,13 +113,14 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     from tooldiff.config import ConfigError
     from tooldiff.gitread import GitError
     from tooldiff.render.escape import plain
+    from tooldiff.sources import PathsError
 
     env = os.environ if env is None else env
     try:
         settings = from_env(env)
         gha.add_mask(settings.token)
         return run(settings, _load_event(settings), client)
-    except (SettingsError, ConfigError, GitError, BaselineError, json.JSONDecodeError) as exc:
+    except (SettingsError, ConfigError, GitError, BaselineError, PathsError, json.JSONDecodeError) as exc:
         print(gha.command("error", f"tooldiff: {plain(exc)}"), flush=True)
         print(f"tooldiff: {plain(exc)}", file=sys.stderr)  # the runner reads commands on stderr too
         return 2

@@ -323,6 +323,17 @@ class _Refs:
         return posixpath.normpath(posixpath.join(self.prefix, path))
 
 
+def _all_there(paths: Sequence[str], rel: Sequence[str], refs: _Refs, base: str, head: str) -> None:
+    """A path at neither ref is a typo: the diff would pass forever, finding no tool changed."""
+    if not paths:
+        return
+    listed = set(refs.base_src.list_files()) | set(refs.head_src.list_files())
+    for shown, path in zip(paths, rel, strict=True):
+        if path in (".", "") or path in listed or any(f.startswith(path + "/") for f in listed):
+            continue
+        raise PathsError(f"{shown}: no such file or folder at {base} or {head}")
+
+
 def used_config(repo: str | Path, base: str, head: str, *, config_from: Literal["head", "base"] = "head",
                 config_path: str | None = None, targets: Sequence[str] = (),
                 adjust: Adjust | None = None) -> Config:
@@ -357,6 +368,7 @@ def run_diff(
     git, head_sha, merge_base, base_src, head_src = (refs.git, refs.head_sha, refs.merge_base, refs.base_src,
                                                      refs.head_src)
     rel = [refs.in_tree(p) for p in paths]
+    _all_there(paths, rel, refs, base, "the work tree" if worktree else head)
     config_path = refs.in_tree(config_path) if config_path else None
     cfg = load_configs(base_src, head_src, config_from, config_path, targets, adjust)
     config = cfg.used

@@ -350,3 +350,12 @@ def test_tool_dumps_are_checked_with_the_config_and_targets_of_the_run(fake: Fak
     targets = {t["name"]: t["targets"] for t in report["tools"]}
     assert targets["math.sum"] == targets["find_document"] == ["openai"]
     assert not [f for f in report["findings"] if f["code"] == "invalid-name"]
+
+
+def test_a_paths_input_at_neither_ref_exits_2_naming_it(fake: FakeGitHub, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               paths="tols.json")
+    assert code == 2 and "tols.json: no such file or folder at " in capsys.readouterr().err
