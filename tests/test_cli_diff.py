@@ -239,3 +239,23 @@ def test_diff_refs_with_a_path_at_neither_ref_is_a_usage_error(
     code, _, err = run(capsys, "diff", "--base", "HEAD~1", *extra, "new")
     assert code == (0 if worktree else 2), err
     assert run(capsys, "diff", "--base", "HEAD~1", *extra, "tools.json", ".")[0] == 0
+
+
+@pytest.mark.parametrize("head_name", ["tools.json", "capture.json"])
+def test_a_failed_capture_at_head_is_a_parse_error_not_every_tool_removed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, head_name: str
+) -> None:
+    result = {"tools": [{"name": "get_thing", "description": "Get a thing by its key.",
+                         "inputSchema": {"type": "object", "properties": {"key": {"type": "string"}}}}]}
+    (tmp_path / "base").mkdir()
+    (tmp_path / "head").mkdir()
+    (tmp_path / "base" / "tools.json").write_text(json.dumps({"jsonrpc": "2.0", "id": 1, "result": result}))
+    (tmp_path / "head" / head_name).write_text(
+        json.dumps({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}}))
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "diff", "base/tools.json", f"head/{head_name}", "--format", "json")
+    report = json.loads(out)
+    [new] = [f for f in report["findings"] if f["status"] == "new"]
+    assert code == 1 and new["code"] == "parse-error" and "JSON-RPC error response" in new["message"]
+    assert not [t for t in report["tools"] if t["change"] == "removed"]
+    assert any("Not read at head" in note for note in report["notes"])

@@ -194,3 +194,19 @@ NINES = "9" * 5000  # over Python's 4300-digit limit for int()
 def test_refused_values_are_reported_on_their_line(path: str, text: str, line: int) -> None:
     got, message = one_error(path, text.encode())
     assert got == line and message.startswith(("invalid JSON", "invalid YAML"))
+
+
+@pytest.mark.parametrize(("path", "data", "line"), [
+    ("tools.json", b'\n{"jsonrpc": "2.0", "id": 1,\n "error": {"code": -32601, '
+                   b'"message": "Method not found"}}', 2),
+    ("tools.yaml", b'jsonrpc: "2.0"\nid: 1\nerror: {code: -32601, message: Method not found}\n', 1),
+    ("tools.jsonl", GOOD_TOOL + b'\n{"jsonrpc": "2.0", "id": 2, "error": {"code": -32601, '
+                                b'"message": "Method not found"}}\n', 2),
+])
+def test_a_json_rpc_error_response_is_a_failed_capture(path: str, data: bytes, line: int) -> None:
+    # A captured tools/list that failed is not a file without tools: a diff would read every tool removed.
+    result = parse_bytes(path, data)
+    (error,) = result.errors
+    assert error.line == line
+    assert "JSON-RPC error response (-32601 Method not found), not a tools/list result" in error.message
+    assert not parse_bytes("r.json", b'{"jsonrpc": "2.0", "id": 1, "result": {"content": []}}').errors

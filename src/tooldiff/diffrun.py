@@ -428,8 +428,10 @@ def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = Non
     if config is not None:
         config = adjust(config) if adjust else config
         cfg = Configs(config, config, None, "head")
-    base_side = _discover(b_src, cfg.used, (), None)
-    head_side = _discover(h_src, cfg.used, (), None, base=base_side)
+    # A file named outright is reported if it does not parse, tool keys or not (a failed capture).
+    base_side = _discover(b_src, cfg.used, [base_path.name] if base_path.is_file() else (), None)
+    head_side = _discover(h_src, cfg.used, [head_path.name] if head_path.is_file() else (), None,
+                          base=base_side)
     renames: dict[str, str] = {}
     if base_path.is_file() and head_path.is_file():
         renames = {base_path.name: head_path.name} if base_path.name != head_path.name else {}

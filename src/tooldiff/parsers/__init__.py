@@ -53,6 +53,7 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
     for doc in docs:
         found = list(find(doc.value, doc.kind != "jsonl"))
         if not found:
+            errors.extend(_rpc_error(path, doc, text, index))
             continue
         pointers: dict[int, str] = {}  # by id of the parent tuple, shared by the records of one list
         claimed: set[tuple[Path, str]] = set()  # a repeated key above records: told at its first tool only
@@ -73,6 +74,25 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
             else:
                 errors.append(ParseError(file=path, line=first, message=message))
     return tools, errors
+
+
+def _rpc_error(path: str, doc: Document, text: str, index: LineIndex) -> list[ParseError]:
+    """A JSON-RPC error response where a tools/list result was captured: the capture failed. Read as a file
+    without tools, a diff would take every tool for removed."""
+    value = doc.value
+    if not (isinstance(value, dict) and "jsonrpc" in value and isinstance(value.get("error"), dict)
+            and "result" not in value):
+        return []
+    what = " ".join(str(value["error"][k]) for k in ("code", "message") if value["error"].get(k) is not None)
+    if doc.kind == "jsonl":
+        line = doc.line_no
+    elif doc.node is not None:
+        line = doc.node.start_mark.line + 1
+    else:
+        line = index.line(len(text) - len(text.lstrip()))
+    return [ParseError(file=path, line=line,
+                       message=f"a JSON-RPC error response ({what or 'no message'}), not a tools/list result",
+                       fix="Capture the tools/list result again: the server answered with an error.")]
 
 
 def _with_yaml_words(tool: Tool, root: yaml.Node, record: Path) -> Tool:
