@@ -116,5 +116,9 @@ def test_missing_commit_that_cannot_be_fetched_is_a_clear_error(tmp_path: Path) 
     g = GitRepo(tmp_path / "clone")
     with pytest.raises(GitError, match=r"0{40} is not in this clone and could not be fetched from 'origin'"):
         g.ensure_commits(["0" * 40])
-    with pytest.raises(GitError, match="no remote 'origin'"):
+    with pytest.raises(GitError, match="no remote 'origin'") as err:
         GitRepo(origin).resolve("no-such-branch")
+    assert "Check the spelling of no-such-branch." in str(err.value)  # base or head: the ref asked for
+    with pytest.raises(GitError) as err:
+        GitRepo(origin).ensure_commits(["0" * 40])
+    assert "base ref" not in str(err.value) and "spelling" not in str(err.value)

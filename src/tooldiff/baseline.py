@@ -31,11 +31,21 @@ def load_baseline(data: bytes | None, path: str = ".tooldiff-baseline.json") -> 
         return Baseline()
     try:
         doc = json.loads(data)
-        items = doc["findings"]
-        return Baseline({str(i["fingerprint"]): str(i.get("reason", "")) for i in items},
-                        {str(i["fingerprint"]): dict(i) for i in items})
-    except (ValueError, KeyError, TypeError) as exc:
-        raise BaselineError(f"{path}: not a tooldiff baseline ({exc})") from exc
+    except json.JSONDecodeError as exc:
+        raise BaselineError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})") from None
+    except ValueError as exc:  # not UTF-8
+        raise BaselineError(f"{path}: not a tooldiff baseline: {exc}") from None
+    items = doc.get("findings") if isinstance(doc, dict) else None
+    if not isinstance(items, list):
+        raise BaselineError(f"{path}: not a tooldiff baseline: expected an object with a `findings` list, "
+                            "as `tooldiff baseline` writes it")
+    for k, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise BaselineError(f"{path}: findings[{k}] is not an object")
+        if not isinstance(item.get("fingerprint"), str):
+            raise BaselineError(f"{path}: findings[{k}] has no `fingerprint` string")
+    return Baseline({i["fingerprint"]: str(i.get("reason", "")) for i in items},
+                    {i["fingerprint"]: dict(i) for i in items})
 
 
 def outside(

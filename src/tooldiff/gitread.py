@@ -104,7 +104,7 @@ class GitRepo:
             pass
         name = ref.removeprefix(f"{remote}/").removeprefix("refs/heads/")
         target = name if _SHA.match(name) else f"+refs/heads/{name}:refs/remotes/{remote}/{name}"
-        self._fetch(["--depth=1", remote, target], what=ref)
+        self._fetch(["--depth=1", remote, target], what=ref, hint=f" Check the spelling of {ref}.")
         return self.rev_parse(name if _SHA.match(name) else f"refs/remotes/{remote}/{name}")
 
     def ensure_commits(self, shas: Sequence[str], remote: str = "origin") -> None:
@@ -126,12 +126,12 @@ class GitRepo:
             self._fetch(args, what=f"the history of {a[:12]} and {b[:12]}")
         return self.merge_base(a, b)
 
-    def _fetch(self, args: list[str], *, what: str) -> None:
+    def _fetch(self, args: list[str], *, what: str, hint: str = "") -> None:
         remote = next(a for a in args if not a.startswith("-"))
         remotes = _decode(self._run("remote").stdout).split()
         if remote not in remotes:
             raise GitError(f"{what} is not in this repository, and there is no remote {remote!r} to fetch "
-                           "it from. Check the name of the base ref.")
+                           f"it from.{hint}")
         proc = self._run("fetch", "--no-tags", "--quiet", *args, check=False)
         if proc.returncode != 0:
             lines = _decode(proc.stderr).strip().splitlines()
