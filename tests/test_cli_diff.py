@@ -69,8 +69,10 @@ def test_check_names_the_folder_a_config_outside_it_was_not_read_from(
     (root / "sub").mkdir()
     monkeypatch.chdir(root / "sub")
     code, _, err = run(capsys, "check", "--config", "../other.yml")  # committed, but outside the run root
-    assert code == 2 and f"config file not found in {root / 'sub'} (a file outside it is not read)" in err
+    assert code == 2 and f"config file is outside {root / 'sub'}, the folder this run is rooted at" in err
     assert "name a file inside that folder, relative to it" in err
+    code, _, err = run(capsys, "check", "--config", "nope.yml")
+    assert code == 2 and f"config file not found in {root / 'sub'} (a file outside it is not read)" in err
 
 
 def test_diff_refs_from_a_subfolder_reads_the_config_relative_to_it(
