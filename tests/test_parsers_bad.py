@@ -30,7 +30,7 @@ def one_error(path: str, data: bytes, **kw: int) -> tuple[int, str]:
         ("a.json", b"", 1),
         ("a.yaml", b"tools:\n  - name: x\n    input_schema: {type: object\n  - name: y\n", 4),
         ("a.yaml", b"a: b\n c: d\n", 2),
-        ("a.yaml", b"tools: [\n", 2),
+        ("a.yaml", b"tools: [\n", 1),  # the file has one line: PyYAML points past it
     ],
 )
 def test_malformed_json_and_yaml(path: str, data: bytes, line: int) -> None:

@@ -47,3 +47,29 @@ def test_one_document_keeps_plain_pointers() -> None:
     text = b"tools:\n  - name: a\n    description: b\n    input_schema: {type: object}\n"
     parsed = parse_bytes("one.yaml", text)
     assert [t.pointer for t in parsed.tools] == ["/tools/0"]
+
+
+BROKEN_LAST = """tools:
+  - name: get_thing
+    description: Get a thing by its key.
+    input_schema:
+      type: object
+---
+tools:
+  - name: put_thing
+    description: Store a thing under its key.
+    input_schema: {type: object, properties: [
+"""
+
+
+def test_a_broken_later_document_keeps_the_ones_before_it() -> None:
+    # Bad input never hides other results: the first document's tools are analysed, the second reported.
+    parsed = parse_bytes("tools.yaml", BROKEN_LAST.encode())
+    assert [(t.name, t.pointer, t.line) for t in parsed.tools] == [("get_thing", "/0/tools/0", 2)]
+    (error,) = parsed.errors
+    assert error.line == 10 and "invalid YAML" in error.message  # the file's last line, not one past it
+
+
+def test_a_broken_only_document_is_reported_on_a_line_of_the_file() -> None:
+    parsed = parse_bytes("tools.yaml", BROKEN_LAST.split("---\n")[1].encode())
+    assert parsed.tools == () and [e.line for e in parsed.errors] == [4]

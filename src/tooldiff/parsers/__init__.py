@@ -11,7 +11,7 @@ import yaml
 from tooldiff.model import ParsedFile, ParseError, Tool
 from tooldiff.parsers import gemini
 from tooldiff.parsers.detect import find, is_wrapper
-from tooldiff.parsers.load import Document, JsonlErrors, LoadError, decode, load_documents
+from tooldiff.parsers.load import Document, DocumentErrors, LoadError, decode, load_documents
 from tooldiff.parsers.record import Fields
 from tooldiff.parsers.repeats import Repeat
 from tooldiff.parsers.yamlwords import boolean_words
@@ -29,7 +29,7 @@ def parse_bytes(path: str, data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -
         errors: list[ParseError] = []
         try:
             docs = load_documents(path, text, is_wrapper)
-        except JsonlErrors as exc:
+        except DocumentErrors as exc:
             docs = exc.docs
             errors = [ParseError(file=path, line=e.line, message=e.message) for e in exc.errors]
         tools, bad = _tools(path, text, docs)

@@ -166,10 +166,10 @@ def _load_json(text: str, descend: Callable[[Any], bool] | None) -> list[Documen
 
 def _as_jsonl(text: str) -> list[Document] | None:
     """A .json file that is really JSON Lines, when its first line is a value of its own: its documents (or
-    `JsonlErrors` with the good ones); else None."""
+    `DocumentErrors` with the good ones); else None."""
     try:
         return load_jsonl(text)
-    except JsonlErrors as exc:
+    except DocumentErrors as exc:
         first = next(n for n, line in enumerate(text.split("\n")) if line.strip()) + 1
         if exc.docs and exc.docs[0].line_no == first:
             raise
@@ -202,15 +202,16 @@ def load_jsonl(text: str) -> list[Document]:
         docs.append(Document(value, (str(n),), "jsonl", line_no=n + 1, repeated=repeats.take(value)))
     repeats.clear()  # what a bad last line noted
     if bad:
-        raise JsonlErrors(docs, bad)
+        raise DocumentErrors(docs, bad)
     return docs
 
 
-class JsonlErrors(Exception):
-    """Some JSONL lines failed: the good documents travel with the errors."""
+class DocumentErrors(Exception):
+    """Some documents failed (JSONL lines, a YAML stream's later document): the good ones travel with the
+    errors."""
 
     def __init__(self, docs: list[Document], errors: list[LoadError]) -> None:
-        super().__init__("bad JSONL lines")
+        super().__init__("bad documents")
         self.docs = docs
         self.errors = errors
 
@@ -340,8 +341,12 @@ def load_yaml(text: str) -> list[Document]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
-        line = min(line, text.count("\n") + 1)  # at a cut-off end, PyYAML can point one line past it
-        raise LoadError(line, f"invalid YAML: {exc.problem or exc.context} (line {line})") from None
+        # At a cut-off end PyYAML points past the last line (after its newline): the file's last line.
+        line = min(line, text.count("\n") + (not text.endswith("\n")))
+        error = LoadError(line, f"invalid YAML: {exc.problem or exc.context} (line {line})")
+        if found:  # the documents before the broken one are read: they are addressed as in a stream
+            raise DocumentErrors(_yaml_documents(text, found, several=True), [error]) from None
+        raise error from None
     except yaml.YAMLError as exc:
         raise LoadError(1, f"invalid YAML: {exc}") from None
     except (TypeError, ValueError) as exc:  # an unhashable (list) mapping key, an over-long integer
@@ -351,11 +356,16 @@ def load_yaml(text: str) -> list[Document]:
         raise LoadError(1, "invalid YAML: nesting too deep to parse") from None
     finally:
         loader.dispose()
+    return _yaml_documents(text, found, several=len(found) > 1)
+
+
+def _yaml_documents(text: str, found: list[tuple[Any, yaml.Node, tuple[repeats.Repeat, ...]]],
+                    several: bool) -> list[Document]:
     docs = []
     for i, (value, node, repeated_keys) in enumerate(found):
         if isinstance(value, (dict, list)):
             value = _stringify_keys(value)
-        prefix = () if len(found) == 1 else (str(i),)
+        prefix = (str(i),) if several else ()
         docs.append(Document(value, prefix, "yaml", text, node=node, repeated=repeated_keys))
     return docs
 
