@@ -42,9 +42,9 @@ def _missing(source: FileSource, name: str) -> ConfigError:
 
     if isinstance(source, WorktreeSource):  # check, describe, baseline: the folder the run is rooted at
         if (source.root / name).exists() or Path(name).exists():  # there, but outside the root
-            return ConfigError(name, 0, "", f"config file is outside {source.root}, the folder this run is "
-                                            "rooted at, and a file outside it is not read: name a file inside "
-                                            "that folder, relative to it")
+            message = (f"config file is outside {source.root}, the folder this run is rooted at, and a file "
+                       "outside it is not read: name a file inside that folder, relative to it")
+            return ConfigError(name, 0, "", message)
         return ConfigError(name, 0, "", f"config file not found in {source.root} (a file outside it is not "
                                         "read): name a file inside that folder, relative to it")
     if isinstance(source, GitWorktreeSource):
