@@ -210,3 +210,23 @@ def test_a_json_rpc_error_response_is_a_failed_capture(path: str, data: bytes, l
     assert error.line == line
     assert "JSON-RPC error response (-32601 Method not found), not a tools/list result" in error.message
     assert not parse_bytes("r.json", b'{"jsonrpc": "2.0", "id": 1, "result": {"content": []}}').errors
+
+
+@pytest.mark.parametrize(("path", "data"), [
+    ("t.json", b'{"tools": [\n  null,\n  5,\n  "x",\n  ' + GOOD_TOOL + b'\n]}'),
+    ("t.yaml", b'tools:\n  - null\n  - 5\n  - x\n'
+               b'  - {name: ok, description: fine, input_schema: {type: object}}\n'),
+])
+def test_an_item_of_a_tool_list_that_is_not_an_object_is_reported(path: str, data: bytes) -> None:
+    # A provider refuses the request ("tools.0: Input should be a valid dictionary"); the tools are kept.
+    parsed = parse_bytes(path, data)
+    assert [t.name for t in parsed.tools] == ["ok"]
+    assert [(e.line, e.message) for e in parsed.errors] == [
+        (2, "item /tools/0 of a tool list is null, not a tool object"),
+        (3, "item /tools/1 of a tool list is a number, not a tool object"),
+        (4, "item /tools/2 of a tool list is a string, not a tool object"),
+    ]
+
+
+def test_lists_that_are_not_tool_lists_may_hold_anything() -> None:
+    assert not parse_bytes("t.json", b'{"tools": ["a", "b"], "x": [null, ' + GOOD_TOOL + b']}').errors

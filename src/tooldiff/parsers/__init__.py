@@ -10,7 +10,7 @@ import yaml
 
 from tooldiff.model import ParsedFile, ParseError, Tool
 from tooldiff.parsers import gemini
-from tooldiff.parsers.detect import find, is_wrapper
+from tooldiff.parsers.detect import NOT_A_TOOL, find, is_wrapper
 from tooldiff.parsers.load import Document, DocumentErrors, LoadError, decode, load_documents
 from tooldiff.parsers.record import Fields
 from tooldiff.parsers.repeats import Repeat
@@ -152,10 +152,22 @@ def _with_repeats(
     return dataclasses.replace(tool, repeated_keys=tuple(found)) if found else tool
 
 
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return "a number"
+    return "a string" if isinstance(value, str) else "a list"
+
+
 def _build(
     path: str, pointer: str, fields: Fields, line: int, end_line: int, offset: int = -1, end_offset: int = -1
 ) -> tuple[Tool | None, str]:
     body = fields.body
+    if fields.format == NOT_A_TOOL:
+        return None, f"item {pointer} of a tool list is {_kind(body['value'])}, not a tool object"
     name = body.get("name")
     if not isinstance(name, str):
         what = "missing" if name is None else "not a string"

@@ -18,6 +18,7 @@ from tooldiff.parsers.record import CONTAINER_KEYS, GEMINI_CONTAINERS, WHOLE_FIL
 # Checked in order: the first shape that matches names the format.
 FORMAT_MODULES: tuple[ModuleType, ...] = (openai_chat, openai_responses, anthropic, mcp, gemini, function)
 MAX_DEPTH = 6
+NOT_A_TOOL = ""  # the format of an item of a tool list that is not an object: reported, never a tool
 
 
 class Found(NamedTuple):
@@ -103,6 +104,7 @@ def _in_list(
         return
     hits: list[tuple[int, Fields]] = []
     rest: list[int] = []
+    junk: list[int] = []  # not objects: in a list of tools, each is an item a provider refuses
     for index, item in enumerate(items):
         if isinstance(item, dict):
             fields = classify(item, container)
@@ -110,12 +112,17 @@ def _in_list(
                 rest.append(index)
             else:
                 hits.append((index, fields))
+        elif container is not None:
+            junk.append(index)
+    if junk and hits:
+        hits += [(index, Fields(NOT_A_TOOL, {"value": items[index]})) for index in junk]
+        hits.sort(key=lambda hit: hit[0])
     if not rest:
         make = tuple.__new__  # skips NamedTuple's Python-level __new__: this loop runs once per tool
         for index, fields in hits:
             yield make(Found, (path, index, fields))
         return
-    formats = Counter(f.format for _, f in hits)
+    formats = Counter(f.format for _, f in hits if f.format != NOT_A_TOOL)
     found = dict(hits)
     for index in sorted((*found, *rest)):
         hit = found.get(index)
