@@ -426,3 +426,19 @@ def test_a_property_description_that_only_repeats_its_name_is_missing() -> None:
         ("/input_schema/properties/task_id", "info", True),
         ("/input_schema/properties/tag", "info", False),
     ]
+
+
+@pytest.mark.parametrize(("schema", "key", "found"), [
+    (None, "inputSchema", "null"),
+    (None, "", "missing"),
+    ({"properties": {"id": {"type": "string"}}}, "inputSchema", "untyped"),
+])
+def test_an_mcp_tool_needs_an_input_schema_of_type_object(schema: Any, key: str, found: str) -> None:
+    # MCP's Tool.inputSchema is required and typed "object": the SDK clients refuse the whole tools/list
+    # result otherwise, whatever provider the tools were meant for (github-mcp-server shipped a null once).
+    problems = check("root_not_object", tool(schema, fmt="mcp", key=key), ("anthropic", "openai", "google"))
+    assert [(p.pointer, p.targets, p.evidence["found"]) for p in problems] == [("/input_schema", (), found)]
+    assert "inputSchema" in problems[0].message and "tools/list" in problems[0].message
+    ok = {"type": "object", "properties": {}}
+    assert check("root_not_object", tool(ok, fmt="mcp", key="inputSchema")) == []
+    assert check("root_not_object", tool(schema, fmt="function", key="parameters" if key else "")) == []

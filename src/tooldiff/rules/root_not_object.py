@@ -5,11 +5,14 @@ A tool whose input schema (Anthropic `input_schema`, OpenAI and Gemini `paramete
 present but is not an object schema: not a mapping, typed as something other than `object`, or an untyped
 schema without `properties` (such as a bare `anyOf` at the root). Where a target requires the schema
 (Anthropic's `input_schema`), a schema key that holds `null` is also one: null is not leaving the key out.
+Where the tool's own format requires an object schema (MCP's `inputSchema`, `data/formats.json`), a
+missing or null schema, or one without `"type": "object"`, is one for every target: the MCP SDK clients
+refuse the whole `tools/list` result before any provider sees it.
 
 ## Why it matters
 Every provider expects the arguments to be one JSON object. A root `string` or `anyOf` is rejected, or the
-adapters send the tool with no parameters at all (seed 002). Tools with no schema at all are fine: they
-take no arguments.
+adapters send the tool with no parameters at all (seed 002). Tools with no schema at all are fine where
+their format allows it: they take no arguments.
 
 ## Example
 ```json
@@ -25,13 +28,14 @@ take no arguments.
 ## References
 - https://developers.openai.com/api/docs/guides/structured-outputs#root-objects-must-not-be-anyof-and-must-be-an-object
 - https://docs.anthropic.com/en/api/messages#body-tools
+- https://modelcontextprotocol.io/specification/2025-06-18/schema#tool
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tooldiff import schemawalk
+from tooldiff import formats, schemawalk
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context, targets_where
 
@@ -63,6 +67,10 @@ def applies(ctx: Context) -> bool:
 
 
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    own = _format_problem(tool)
+    if own is not None:
+        yield own
+        return
     targets = _targets(ctx)
     if not targets:
         return
@@ -93,5 +101,31 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
         fix='Wrap the arguments in {"type": "object", "properties": {...}}.',
         pointer="/input_schema",
         targets=targets,
+        evidence={"found": found},
+    )
+
+
+def _format_problem(tool: Tool) -> Problem | None:
+    """A format that requires an object schema (`data/formats.json`) and has none: null, missing, or an
+    object without `"type": "object"`. Fails before any provider sees it, so it names no target."""
+    own = formats.facts(tool.format)
+    key = own.required_object_schema_key if own is not None else None
+    if own is None or key is None:
+        return None
+    schema = tool.input_schema
+    if not tool.schema_key:
+        found, what = "missing", f"`{key}` is missing"
+    elif schema is None:
+        found, what = "null", f"`{key}` is null"
+    elif isinstance(schema, dict) and "type" not in schema:
+        found, what = "untyped", f'`{key}` has no "type": "object"'
+    else:
+        return None  # an object schema, or one the target rules below report as not an object
+    return Problem(
+        message=f"{what}: {own.label} requires an object schema there, even for a tool without parameters, "
+                f"and {own.refused_by}.",
+        fix='Give {"type": "object", "properties": {...}}; {"type": "object"} for a tool without parameters.',
+        pointer="/input_schema",
+        targets=(),
         evidence={"found": found},
     )
