@@ -3,8 +3,8 @@
 Evidence is taken in order and the first that speaks wins, so every finding can name what it used:
 1. the config, `tools: {name: {blast: read|write|destructive|external}}`, for formats that cannot state it;
 2. MCP annotations that the author set explicitly (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
-   `openWorldHint`); the spec's defaults are not evidence, so absent hints fall through; an open-world
-   write (`readOnlyHint: false, openWorldHint: true`) is a write that the lexicon may raise;
+   `openWorldHint`); the spec's defaults are not evidence, so absent hints fall through; a tool declared
+   not read-only (`readOnlyHint: false`, open-world or not) is a write that the lexicon may raise;
 3. the lexicon of verbs and phrases below, on the name and the description; a name led by a read verb
    (`list_`, `get`, `search_`) is a read, whatever its object does.
 
@@ -50,7 +50,10 @@ _DESTRUCTIVE = re.compile(
 )
 _WRITE = re.compile(
     r"(?=[a-z])\b(creat|add|insert|updat|edit|modif|writ|sav|stor|set|link|open|record|upload|move|renam"
-    r"|schedul|draft|archiv|unarchiv|remov|assign|cancel|drop)",
+    r"|schedul|draft|archiv|unarchiv|remov|assign|cancel|drop"
+    # Interactions that change a page (a browser tool): `select` and `type` are left out, SQL and prose
+    # use them for reading.
+    r"|click|fill|press|submit|drag)",
     re.I,
 )
 # Sentences that describe how to undo or that negate the danger do not count as the tool's own effect.
@@ -92,6 +95,8 @@ class Blast:
 
 
 _OPEN_WRITE = "readOnlyHint: false, openWorldHint: true"
+_NOT_READ_ONLY = "readOnlyHint: false"
+_FLOORS = frozenset({_OPEN_WRITE, _NOT_READ_ONLY})  # annotations that set a floor the wording may raise
 
 
 def _from_annotations(ann: Mapping[str, Any] | None) -> Blast | None:
@@ -110,6 +115,8 @@ def _from_annotations(ann: Mapping[str, Any] | None) -> Blast | None:
         return Blast(
             "write", "annotations", "destructiveHint: false" if de is False else "idempotentHint: true"
         )
+    if ro is False:  # "not read-only", said and nothing more: a write, which the wording may raise
+        return Blast("write", "annotations", _NOT_READ_ONLY)
     return None
 
 
@@ -149,7 +156,7 @@ def assess(tool: Tool, tool_settings: Mapping[str, Mapping[str, Any]] | None = N
     if isinstance(configured, str) and configured in LEVELS:
         return Blast(configured, "config", f"tools.{tool.name}.blast: {configured}")
     from_ann = _from_annotations(tool.annotations)
-    if from_ann is not None and from_ann.detail != _OPEN_WRITE:
+    if from_ann is not None and from_ann.detail not in _FLOORS:
         return from_ann
     if from_ann is None and (lead := read_lead(tool.name)) is not None:
         return Blast("read", "lexicon", f"the name leads with `{lead}`")
@@ -160,7 +167,7 @@ def assess(tool: Tool, tool_settings: Mapping[str, Mapping[str, Any]] | None = N
     if m := _EXTERNAL.search(text):
         return Blast("external", "lexicon", m.group(0).strip())
     if from_ann is not None:
-        return from_ann  # an open-world write whose wording names no wider effect
+        return from_ann  # a write the author declared, whose wording names no wider effect
     if m := _WRITE.search(text):
         return Blast("write", "lexicon", m.group(0).strip())
     return Blast("read", "default", "no write, destructive or external wording")

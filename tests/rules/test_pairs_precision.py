@@ -898,3 +898,25 @@ def test_blast_reads_camel_case_names_and_the_words_of_its_lexicon_whole(
     got = assess(make_tool(_t(name, description)))
     assert got.level == level
     assert evidence in got.detail
+
+
+def test_read_only_hint_false_is_at_least_a_write() -> None:
+    # chrome-devtools-mcp (mcp/live_tools_list): `click` says `readOnlyHint: false` and nothing more; it
+    # was rated "read" for want of write words. "Not read-only" is evidence; the wording may raise it.
+    from tooldiff.blast import assess
+
+    click = make_tool(_t("click", "Clicks on the provided element", annotations={"readOnlyHint": False}))
+    got = assess(click)
+    assert (got.level, got.evidence, got.detail) == ("write", "annotations", "readOnlyHint: false")
+    wipe = _t("clear_cache", "Deletes every cached page.", annotations={"readOnlyHint": False})
+    assert assess(make_tool(wipe)).level == "destructive"
+
+
+@pytest.mark.parametrize("name", ["puppeteer_click", "puppeteer_fill", "press_key", "submit_form", "drag"])
+def test_page_interactions_are_writes(name: str) -> None:
+    # @modelcontextprotocol/server-puppeteer (mcp/live_tools_list), no annotations: a click changes the page.
+    from tooldiff.blast import assess
+
+    description = {"press_key": "Press a key on the keyboard", "submit_form": "Submit the form on the page",
+                   "drag": "Drag an element onto another"}.get(name, "Click an element on the page")
+    assert assess(make_tool(_t(name, description))).level == "write"

@@ -101,6 +101,9 @@ FIXED = [
 ]
 
 
+_DOES = {"read": "reads", "write": "writes"}  # the safe side of a twin is never dangerous
+
+
 def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
     # Overlap first: intent-overlap asks the same of the same pair (cached), and most pairs do not overlap,
     # so the blast radius is assessed only for the few that do.
@@ -114,9 +117,10 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
     ev = risky.blast
     return Problem(
         message=(
-            f"{safe.name} and {risky.name} overlap in intent, but a wrong call of {risky.name} is {ev.level} "
-            f"({ev.evidence}: {ev.detail}) while {safe.name} is {safe.blast.level}. Do not merge them: the "
-            f"merged tool would reach {risky.name}'s effect through an argument guarded only by a sentence."
+            f"{safe.name} and {risky.name} overlap in intent, but a wrong call of {risky.name} is "
+            f"{ev.level} ({ev.evidence}: {ev.detail}) while {safe.name} only {_DOES[safe.blast.level]}. "
+            f"Do not merge them: the merged tool would reach {risky.name}'s effect through an argument "
+            "guarded only by a sentence."
         ),
         fix=(
             f"Keep both, and give {risky.name} a required argument the model cannot make up: the id of a "
