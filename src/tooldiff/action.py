@@ -82,6 +82,7 @@ def run(settings: Settings, event: Mapping[str, Any],
     hint = (f"See the job summary: {settings.server_url}/{settings.repository}/actions/runs/{settings.run_id}"
             if settings.run_id and settings.repository else None)
     ctx = RenderContext(repo_url=settings.repository or None, head_sha=plan.head,
+                        base_sha=report.base_ref if report.mode == "diff" else None,
                         comment_id=settings.comment_id, server_url=settings.server_url, full_report_hint=hint)
     report_json, sarif = _write_files(settings, plan, report, ctx)
     failing = actionout.failing(report, fail_on)

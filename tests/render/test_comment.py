@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from markdown_it import MarkdownIt
@@ -190,3 +191,57 @@ def test_a_long_list_of_config_changes_does_not_push_the_findings_out() -> None:
     page = summary.render(big, CTX)
     assert "### Findings" in page and "Cut here" not in page
     assert "more configuration changes" in page
+
+
+def test_a_removed_tool_links_to_the_base_where_its_line_is() -> None:
+    # Its line is the base file's: at head that line holds another tool (github-mcp-server 69 -> 70).
+    base = "b" * 40
+    gone = reports.tool("close_ticket", 40, change="removed", h="00000000000000aa",
+                        tok=reports.tokens(25, None))
+    report = replace(reports.overlap_pr(), tools=(*reports.overlap_pr().tools, gone), base_ref=base)
+    with_base = RenderContext(repo_url="octo/helpdesk", head_sha=reports.SHA, base_sha=base)
+    out = summary.render(report, with_base)
+    link = f"https://github.com/octo/helpdesk/blob/{base}/tools/helpdesk.json#L40"
+    assert f"[tools/helpdesk.json:40]({link})" in out
+    assert f"blob/{reports.SHA}/tools/helpdesk.json#L40" not in out
+    assert f"blob/{reports.SHA}/tools/helpdesk.json#L40" not in summary.render(report, CTX)  # no base
+
+
+def test_a_rename_says_what_else_changed() -> None:
+    renamed = reports.tool("find_docs", 3, change="renamed", previous_name="search_docs",
+                           parts=("name", "description", "annotations"))
+    assert markdown.what_changed(renamed) == "renamed from search\\_docs; description, annotations"
+    alone = reports.tool("find_docs", 3, change="renamed", previous_name="search_docs", parts=("name",))
+    assert markdown.what_changed(alone) == "renamed from search\\_docs"
+
+
+def test_a_change_that_costs_no_tokens_has_no_token_row() -> None:
+    # github-mcp-server 123 -> 124 adds `idempotentHint` to 113 tools: 226 rows of "+0".
+    same = reports.tool("list_tickets", 30, change="modified", parts=("annotations",),
+                        tok=reports.tokens(40, 40))
+    report = replace(reports.overlap_pr(), tools=(*reports.overlap_pr().tools, same))
+    out = markdown.render(report, CTX)
+    assert "↳ list\\_tickets" not in out.split("### Token cost")[1].split("###")[0]
+    assert "| list\\_tickets |" in out.split("### schemaHash changes")[1]  # still a changed tool
+
+
+def _warnings(code: str, n: int, start: int) -> list[Any]:
+    pair = [(f"t_{start + i:03d}", f"u_{start + i:03d}") for i in range(n)]
+    return [reports.finding(code, "warning", pair[i], f"{code} number {i}. " * 8, line=start + i)
+            for i in range(n)]
+
+
+def test_a_cut_comment_keeps_the_findings_a_reviewer_reads_first() -> None:
+    # A huge PR: the overlap findings come before directional-domination within a severity, every new
+    # warning before the tables, and the findings section says how many it left out.
+    found = (*_warnings("directional-domination", 60, 0), *_warnings("intent-overlap", 20, 100),
+             *_warnings("blast-radius-twin", 5, 200))
+    big = reports.many(600)
+    report = replace(big, findings=(*found, *[f for f in big.findings if f.severity == "info"]))
+    ctx = RenderContext(repo_url="octo/helpdesk", head_sha=reports.SHA, max_chars=20_000)
+    out = markdown.render(report, ctx)
+    assert len(out) <= 20_000
+    first = {code: out.find(f"[`{code}`]") for code in ("blast-radius-twin", "intent-overlap")}
+    assert 0 < first["blast-radius-twin"] < first["intent-overlap"] < out.find("[`directional-domination`]")
+    assert out.count("[`intent-overlap`]") == 20
+    assert re.search(r"… and [\d,]+ more new findings", out)

@@ -39,6 +39,7 @@ class RenderContext:
 
     repo_url: str | None = None
     head_sha: str | None = None
+    base_sha: str | None = None  # a diff's base commit: where removed tools and resolved findings are
     comment_id: str = "default"
     max_chars: int = 65_000
     full_report_hint: str | None = None
@@ -59,13 +60,15 @@ class RenderContext:
             return None
         return f"{self.server_url.rstrip('/')}/{repo}"
 
-    def blob_url(self, file: str, line: int) -> str | None:
-        """`{server}/{repo}/blob/{sha}/{file}#L{line}`, or None when the repository or commit is unknown."""
+    def blob_url(self, file: str, line: int, *, at_base: bool = False) -> str | None:
+        """`{server}/{repo}/blob/{sha}/{file}#L{line}` at head (or the base), or None when the repository or
+        that commit is unknown."""
         base = self.repo_base()
-        if base is None or not self.head_sha or not _SHA.fullmatch(self.head_sha) or not file:
+        sha = self.base_sha if at_base else self.head_sha
+        if base is None or not sha or not _SHA.fullmatch(sha) or not file:
             return None
         anchor = f"#L{line}" if line > 0 else ""
-        return f"{base}/blob/{self.head_sha}/{url_path(file)}{anchor}"
+        return f"{base}/blob/{sha}/{url_path(file)}{anchor}"
 
     def safe_comment_id(self) -> str:
         # The id goes into our hidden marker: nothing that could close the HTML comment.

@@ -6,7 +6,7 @@ what it left out and where the full report is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tooldiff.model import Finding, Report, ToolReport
@@ -43,8 +43,9 @@ LEVELS: tuple[Detail, ...] = (
 
 
 def what_changed(t: ToolReport) -> str:
-    if t.change == "renamed":
-        return f"renamed from {md(t.previous_name or '?', 80)}"
+    if t.change == "renamed":  # a rename may change more: say what, as a modification does
+        more = ", ".join(md(p) for p in t.changed_parts if p != "name")
+        return f"renamed from {md(t.previous_name or '?', 80)}" + (f"; {more}" if more else "")
     if t.change == "modified":
         return ", ".join(md(p) for p in t.changed_parts) or "definition"
     return {"added": "new tool", "removed": "tool removed"}.get(t.change, "")
@@ -100,14 +101,15 @@ def _context(report: Report, ctx: RenderContext, level: Detail, once: _Once) -> 
         omitted.append("the overlap graph")
     # One line per ignore added or removed: a PR that adds hundreds must not push the findings out.
     changes = report.config_changes[: level.table_cap]
-    for what, total, cap in (
-        ("configuration changes", len(report.config_changes), level.table_cap),
-        ("resolved findings", len(resolved), level.resolved_cap),
-        ("token table rows", len(rows), level.table_cap),
-        ("schemaHash rows", len(hashes), level.table_cap),
-    ):
-        if total > cap:
-            omitted.append(f"{total - cap:,} {what}")
+    if level != LEVELS[0]:  # the richest level's caps are its design ("… N more" rows), not the size limit
+        for what, total, cap in (
+            ("configuration changes", len(report.config_changes), level.table_cap),
+            ("resolved findings", len(resolved), level.resolved_cap),
+            ("token table rows", len(rows), level.table_cap),
+            ("schemaHash rows", len(hashes), level.table_cap),
+        ):
+            if total > cap:
+                omitted.append(f"{total - cap:,} {what}")
     if len(existing) > level.existing_cap:
         omitted.append(
             "the list of existing findings" if not level.existing_cap else "some existing findings"
@@ -122,6 +124,8 @@ def _context(report: Report, ctx: RenderContext, level: Detail, once: _Once) -> 
         "config_changes": changes,
         "config_more": len(report.config_changes) - len(changes),
         "groups": view.by_tool(shown),
+        "findings_more": ", ".join(dropped_findings(new, shown)),
+        "findings_more_count": len(new) - len(shown),
         "rules_doc": view.RULES_DOC,
         "location": lambda f: view.location_md(f, ctx),
         "tools_md": view.tools_md,
@@ -174,4 +178,9 @@ def render(report: Report, ctx: RenderContext) -> str:
     template = environment().get_template("comment.md.j2")
     total = sum(1 for f in report.findings if f.status == "new")
     once = _Once.of(report)
-    return fit(lambda lvl: template.render(_context(report, ctx, lvl, once)), LEVELS, ctx.max_chars, total)
+    # The second level keeps tables and resolved findings only if every new error and warning fits beside
+    # them (they come first in `once.new`); else the leanest level gives the findings the room.
+    loud = sum(1 for f in once.new if f.severity != "info")
+    second = replace(LEVELS[1], min_findings=max(LEVELS[1].min_findings or 0, loud))
+    levels = (LEVELS[0], second, LEVELS[2])
+    return fit(lambda lvl: template.render(_context(report, ctx, lvl, once)), levels, ctx.max_chars, total)

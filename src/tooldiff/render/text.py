@@ -78,7 +78,8 @@ def render(report: Report, ctx: RenderContext) -> str:
         lines = [finding_line(f, ctx.colour, ctx.shown_path) for f in new]
         for f in sorted(report.resolved, key=_key):
             where = _where(f, ctx.shown_path)
-            lines.append(f"{where}: resolved {plain(f.code, 60)} {plain(f.message, 300)}")
+            # Its line is the base file's: at head that line may hold another tool.
+            lines.append(f"{where} (base): resolved {plain(f.code, 60)} {plain(f.message, 300)}")
     counts = report.counts("new")
     total = sum(counts.values())
     tools = plural(len(report.tools), "tool")

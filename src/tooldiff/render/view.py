@@ -14,6 +14,7 @@ from tooldiff.docs import PROJECT_URL
 from tooldiff.model import SEVERITIES, SEVERITY_RANK, Finding, Report, ToolReport
 from tooldiff.render.context import RenderContext
 from tooldiff.render.escape import md, percent, plural
+from tooldiff.rules import PAIR_PRECEDENCE, RULE_MODULES
 
 RULES_DOC = f"{PROJECT_URL}/blob/main/docs/rules.md"
 
@@ -23,20 +24,31 @@ METHOD_NOTES = tokens.METHOD_NOTES
 _BLOCKS = " ▏▎▍▌▋▊▉█"
 
 
-def finding_key(f: Finding) -> tuple[int, str, tuple[str, ...], str, int, str, str]:
-    return (SEVERITY_RANK.get(f.severity, 9), f.code, f.tools, f.file, f.line, f.pointer, f.fingerprint)
+# Within a severity, what a reviewer should read first (and what a cut keeps): the pair findings in the
+# order a pair's headline is chosen, the other overlap rules, then the rest in documentation order.
+READING_ORDER: tuple[str, ...] = tuple(dict.fromkeys(
+    (*PAIR_PRECEDENCE, "escalation-flag", "mode-argument", *(m.replace("_", "-") for m in RULE_MODULES))
+))
+_RULE_RANK = {code: k for k, code in enumerate(READING_ORDER)}
+
+
+def finding_key(f: Finding) -> tuple[int, int, str, tuple[str, ...], str, int, str, str]:
+    return (SEVERITY_RANK.get(f.severity, 9), _RULE_RANK.get(f.code, len(_RULE_RANK)), f.code, f.tools,
+            f.file, f.line, f.pointer, f.fingerprint)
 
 
 def ordered(findings: Iterable[Finding]) -> list[Finding]:
-    """Most severe first, then by code and tools: a stable order independent of the engine's."""
+    """Most severe first, then in reading order (`READING_ORDER`) and by tools: a stable order independent
+    of the engine's."""
     return sorted(findings, key=finding_key)
 
 
-def location_md(f: Finding | ToolReport, ctx: RenderContext) -> str:
+def location_md(f: Finding | ToolReport, ctx: RenderContext, *, at_base: bool = False) -> str:
+    """`file:line`, linked at head; a removed tool's line (or `at_base`) is the base file's, linked there."""
     if not f.file:
         return ""
     text = md(f"{f.file}:{f.line}" if f.line > 0 else f.file, 120)
-    url = ctx.blob_url(f.file, f.line)
+    url = ctx.blob_url(f.file, f.line, at_base=at_base or getattr(f, "change", None) == "removed")
     return f"[{text}]({url})" if url else text
 
 
@@ -57,14 +69,14 @@ def by_tool(findings: Iterable[Finding]) -> list[Group]:
         groups.setdefault((f.toolset, "\x1f".join(sorted(f.tools))), []).append(f)
     # Name the toolset too when one tool name could mean tools of different toolsets.
     several = len({toolset for toolset, _ in groups}) > 1
-    out: list[tuple[tuple[int, str, str], Group]] = []
+    out: list[tuple[tuple[int, int, str, str], Group]] = []
     for (toolset, _), items in groups.items():
         tools = sorted(items[0].tools)
         label = tools_md(tools) if tools else f"toolset **{md(toolset, 80)}**"
         if tools and several:
             label += f" in {md(toolset, 80)}"
-        rank = min(SEVERITY_RANK.get(f.severity, 9) for f in items)
-        out.append(((rank, toolset, "\x1f".join(tools)), Group(label, tuple(items))))
+        severity, rule = finding_key(items[0])[:2]  # its first finding is its most severe, in reading order
+        out.append(((severity, rule, toolset, "\x1f".join(tools)), Group(label, tuple(items))))
     return [g for _, g in sorted(out, key=lambda x: x[0])]
 
 
@@ -136,7 +148,10 @@ def _rows(
 def token_rows(report: Report, *, changed_only: bool) -> list[TokenRow]:
     """Per toolset, then per changed tool under it, one row per counting method."""
     methods = list(report.token_methods) or ["estimate"]
-    tools = changed_tools(report) if changed_only else sorted(report.tools, key=lambda t: (t.toolset, t.name))
+    if changed_only:  # a tool whose change costs nothing (its annotations) adds a row of +0 and no news
+        tools = [t for t in changed_tools(report) if not _costs_nothing(t)]
+    else:
+        tools = sorted(report.tools, key=lambda t: (t.toolset, t.name))
     by_toolset: dict[str, list[ToolReport]] = {}
     for t in tools:
         by_toolset.setdefault(t.toolset, []).append(t)
@@ -149,6 +164,11 @@ def token_rows(report: Report, *, changed_only: bool) -> list[TokenRow]:
         for t in mine:
             rows += _rows(f"↳ {md(t.name, 60)}", t.tokens, methods, None, False)
     return rows
+
+
+def _costs_nothing(t: ToolReport) -> bool:
+    cells = list(t.tokens.values())
+    return bool(cells) and all(c.get("base") is not None and c.get("base") == c.get("head") for c in cells)
 
 
 def delta_text(report: Report) -> str:
