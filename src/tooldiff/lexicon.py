@@ -22,6 +22,7 @@ class Lexicon:
     action_classes: frozenset[str]
     irregular_plurals: dict[str, str]
     no_plural_fold: frozenset[str]
+    number_unknown: frozenset[str]  # nouns whose form does not say one or many (news, data)
     arg_synonyms: dict[str, str]  # argument name -> canonical argument name
     ambient_args: frozenset[str]
     routing_suffixes: frozenset[str]
@@ -52,6 +53,7 @@ def lexicon() -> Lexicon:
         action_classes=frozenset(raw["action_classes"]) | frozenset(raw["verbs"]),
         irregular_plurals=dict(raw["irregular_plurals"]),
         no_plural_fold=frozenset(raw["no_plural_fold"]),
+        number_unknown=frozenset(raw["number_unknown"]),
         arg_synonyms=_first_wins(raw["arg_synonyms"]),
         ambient_args=frozenset(raw["ambient_args"]),
         routing_suffixes=frozenset(raw["routing_suffixes"]),

@@ -179,6 +179,8 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
             return None
         if reversed_direction(a.name, b.name):
             return None
+        if _one_or_all(a, b):
+            return None
     args_a, args_b = a.args, b.args
     extra_a, extra_b = unmatched_required(args_a, args_b), unmatched_required(args_b, args_a)
     if _routes(extra_a, a, b) or _routes(extra_b, b, a):  # `routing_split`, on the extras computed once
@@ -199,6 +201,18 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
         if not ((same_name or inside) and (_shared_object(a, b) or low >= COVER_LOW)):
             return None
     return Overlap(low, _shared_terms(a, b), same_shape, False)
+
+
+def _one_or_all(a: ToolView, b: ToolView) -> bool:
+    """experiment-get / experiment-get-all: the same retrieval of one or of all, with the same name terms,
+    which the request tells apart ("experiment X", "all experiments"). Only with the word, against a
+    singular name: a plural ending alone is no sign (`list_groups` / `group_list`, `workspacesGet`),
+    `get_countries` returns all countries as `get_all_countries` does, and a search returns many."""
+    return (a.actions == b.actions == _RETRIEVAL and a.terms.name == b.terms.name
+            and ((a.says_all and b.singular) or (b.says_all and a.singular)))
+
+
+_RETRIEVAL = frozenset({"retrieval"})
 
 
 def _routes(extra: tuple[Arg, ...], x: ToolView, y: ToolView) -> bool:

@@ -57,7 +57,9 @@ class ToolView:
     name_seq: tuple[str, ...]  # the name's terms in order
     desc_terms: frozenset[str]  # terms of the description alone
     core: tuple[str, ...]  # the name's terms without a vendor prefix or suffix (`browser_click` -> click)
-    plural: bool  # the name ends in a plural (`get_events`): it returns many, like a listing
+    plural: bool  # the name ends in a plural (`get_events`) or says all: it returns many, like a listing
+    says_all: bool  # the name has "all" or "every" (`experiment-get-all`)
+    singular: bool  # the name ends in a singular that says one (`get_task`; not `get_news`)
     actions: frozenset[str]  # action classes in the name (else the first one of the description)
     index_terms: frozenset[str]  # terms.all plus the actions a request cannot tell from ours (`t:` keys)
     mentions: tuple[str, ...]  # our own name and the names in alias notices, lower-cased (`m:` keys)
@@ -112,11 +114,17 @@ def _name_number(name: str) -> dict[str, bool]:
     REST path (`albums/get-details`, `/products/{id}`) names the collection, plural for one item too."""
     if "/" in name:
         return {}
+    parts = split_identifier(name)
+    every = not _ALL_WORDS.isdisjoint(parts)  # `experiment-get-all`: its objects are many, written singular
+    actions = lexicon().action_classes
     forms: dict[str, set[bool]] = defaultdict(set)
-    for part in split_identifier(name):
+    for part in parts:
         if (term := normalise_name_word(part)) is not None:
-            forms[term].add(fold_plural(part) != part)
+            forms[term].add(fold_plural(part) != part or (every and term not in actions))
     return {t: next(iter(f)) for t, f in forms.items() if len(f) == 1}
+
+
+_ALL_WORDS = frozenset({"all", "every"})
 
 
 def _actions(name_seq: Sequence[str], description: str, classes: frozenset[str]) -> frozenset[str]:
@@ -247,6 +255,7 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
         core_set = frozenset(core)
     # A plural filler word ending the name (get_object_details) leaves the plural to the last word that is a
     # term: it returns one object, not many details. A singular one (users_info) keeps the name singular.
+    says_all = not _ALL_WORDS.isdisjoint(split_identifier(tool.name))  # get_all_projects, experiment-get-all
     last = split_identifier(tool.name)[-1:]
     if last and fold_plural(last[0]) != last[0] and not normalise_name_word(last[0]):
         last = tuple(filter(normalise_name_word, split_identifier(tool.name)))[-1:]
@@ -257,7 +266,10 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
         name_seq=name_seq,
         desc_terms=terms.desc,
         core=core,
-        plural=bool(last) and fold_plural(last[0]) != last[0],
+        plural=(bool(last) and fold_plural(last[0]) != last[0]) or says_all,
+        says_all=says_all,
+        singular=bool(last) and not says_all and fold_plural(last[0]) == last[0]
+        and last[0] not in lexicon().number_unknown,
         actions=actions,
         index_terms=terms.all.union(extra) if extra else terms.all,
         # Alias notices name the other tool: both ends meet on the name.

@@ -920,3 +920,23 @@ def test_page_interactions_are_writes(name: str) -> None:
     description = {"press_key": "Press a key on the keyboard", "submit_form": "Submit the form on the page",
                    "drag": "Drag an element onto another"}.get(name, "Click an element on the page")
     assert assess(make_tool(_t(name, description))).level == "write"
+
+
+@pytest.mark.parametrize(("one", "every"), [
+    # posthog-mcp (mcp/docker_mcp_registry): "a specific experiment by ID" against "all experiments".
+    (_t("experiment-get", "Get a specific experiment by ID."),
+     _t("experiment-get-all", "Get all experiments.")),
+    (_t("get_task", "Get a task."), _t("get_all_tasks", "Get all tasks.")),
+])
+def test_a_retrieval_of_one_is_not_one_of_all(one: dict[str, Any], every: dict[str, Any]) -> None:
+    assert _headline(one, every) is None
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    (_t("get_all_countries", "Get all countries."), _t("list_countries", "List the countries.")),
+    (_t("get_news", "Get the latest news."),  # news: one or many, the form does not say
+     _t("get_all_news", "Get all the latest news.")),
+    (_t("get_countries", "Get the countries."), _t("get_all_countries", "Get all the countries.")),
+])
+def test_all_of_them_is_a_listing_of_them(a: dict[str, Any], b: dict[str, Any]) -> None:
+    assert _headline(a, b) == "intent-overlap"

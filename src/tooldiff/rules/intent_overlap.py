@@ -27,8 +27,10 @@ What the labelled pairs taught (`make eval`):
 - hard negatives from one server differ in one name word that the neighbour's text lacks (staged/unstaged,
   projects/teams, snapshot/screenshot), so a missing name term is the strongest "distinct" signal;
 - "not yet staged" is folded to "unstaged" so the negation is not read as agreement;
-- `get` and `list` are one action only when the get's name is plural (`get_events` / `list_events`), never
-  for `get_workspace` / `list_workspaces`; `hsl_to_rgb` / `rgb_to_hsl` are opposite directions;
+- `get` and `list` are one action only when the get's name is plural (`get_events` / `list_events`) or says
+  all (`get_all_events`), never for `get_workspace` / `list_workspaces`; for the same reason a retrieval of
+  one and one of all are two (`experiment-get` / `experiment-get-all`), unless the noun does not say its
+  number (`get_news` / `get_all_news`); `hsl_to_rgb` / `rgb_to_hsl` are opposite directions;
 - `list` and `search` are one action only when the listing's summary searches too ("List Gmail messages with
   optional filters (max_results, query, label_ids)") or the search's description opens with "List" ("List or
   search inboxes by name"): "List all sessions" next to "Search sessions by name" stays apart;
