@@ -442,3 +442,18 @@ def test_an_mcp_tool_needs_an_input_schema_of_type_object(schema: Any, key: str,
     ok = {"type": "object", "properties": {}}
     assert check("root_not_object", tool(ok, fmt="mcp", key="inputSchema")) == []
     assert check("root_not_object", tool(schema, fmt="function", key="parameters" if key else "")) == []
+
+
+@pytest.mark.parametrize(("tool_name", "flag"), [
+    ("reelier_replay", "allowDestructive"),  # the misses of a review of ../shared/corpora/mcp
+    ("reelier_replay", "allowWrites"),
+    ("puppeteer_navigate", "allowDangerous"),
+    ("node_management", "deleteLocalData"),
+    ("rename-collection", "dropTarget"),
+])
+def test_a_flag_named_for_writes_or_deletes_escalates(tool_name: str, flag: str) -> None:
+    schema = {"type": "object", "properties": {flag: {"type": "boolean"}}}
+    found = check("escalation_flag", tool(schema, name=tool_name, description="Run it."))
+    assert [p.pointer for p in found] == [f"/input_schema/properties/{flag}"]
+    plain = {"type": "object", "properties": {"include_deleted": {"type": "boolean"}}}
+    assert check("escalation_flag", tool(plain, name="sync_files", description="Sync the files.")) == []

@@ -1,9 +1,9 @@
 """A boolean or enum argument that switches an ordinary tool into a higher blast radius (seed 001).
 
 ## What it finds
-An argument such as `create_ticket(page_oncall: true)`, `notify_all`, `force`, or a `priority` enum whose
-`P1` value pages someone: one value of it turns an everyday call into one that wakes a person, reaches
-everyone, skips a check or destroys state. A boolean counts when its name or description says so; an enum
+An argument such as `create_ticket(page_oncall: true)`, `notify_all`, `force`, `allowDestructive`,
+`deleteLocalData`, `dropTarget`, or a `priority` enum whose `P1` value pages someone: one value of it
+turns an everyday call into one that wakes a person, reaches everyone, skips a check or destroys state. A boolean counts when its name or description says so; an enum
 counts when it offers a top severity (P0, P1, SEV1, critical) and the tool or the argument says that it pages
 or notifies. A tool whose name is led by a read verb (`list_alerts(severity: critical)`) reads: its arguments
 filter what it reads, and none is reported. Nor is a `force` that only makes the tool redo its work
@@ -46,7 +46,9 @@ KIND = "tool"
 _FLAG = re.compile(
     r"(?:^|_)(paging|oncall|on_call|notify|notify_all|alert|broadcast|everyone|all_users|escalate"
     r"|force|skip_(?:checks?|review|approval|confirmation|hooks|verification)|no_verify|bypass(?!_cache)|override"
-    r"|permanent(?:ly)?|hard_delete|purge|send_email|send_sms|charge|auto_deploy|deploy)(?:_|$)",
+    r"|permanent(?:ly)?|hard_delete|purge|send_email|send_sms|charge|auto_deploy|deploy"
+    r"|allow_(?:destructive|dangerous|writes?|deletes?|delete_\w+)|destructive|dangerous|delete(?:_\w+)?"
+    r"|drop_target|drop_existing)(?:_|$)",
     re.I,
 )
 _FLAG_DESC = re.compile(
