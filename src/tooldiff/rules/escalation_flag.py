@@ -2,12 +2,13 @@
 
 ## What it finds
 An argument such as `create_ticket(page_oncall: true)`, `notify_all`, `force`, `allowDestructive`,
-`deleteLocalData`, `dropTarget`, or a `priority` enum whose `P1` value pages someone: one value of it
-turns an everyday call into one that wakes a person, reaches everyone, skips a check or destroys state. A boolean counts when its name or description says so; an enum
-counts when it offers a top severity (P0, P1, SEV1, critical) and the tool or the argument says that it pages
-or notifies. A tool whose name is led by a read verb (`list_alerts(severity: critical)`) reads: its arguments
-filter what it reads, and none is reported. Nor is a `force` that only makes the tool redo its work
-(`force_rebuild`, `forceRefresh`, "Force re-index all docs even if unchanged"): it overwrites nothing.
+`deleteLocalData`, `dropTarget`, or a `priority` enum whose `P1` value pages someone: one value of it turns
+an everyday call into one that wakes a person, reaches everyone, skips a check or destroys state. A boolean
+counts when its name or description says so; an enum counts when it offers a top severity (P0, P1, SEV1,
+critical) and the tool or the argument says that it pages or notifies. A tool whose name is led by a read
+verb (`list_alerts(severity: critical)`) reads: its arguments filter what it reads, and none is reported.
+Nor is a `force` that only makes the tool redo its work (`force_rebuild`, `forceRefresh`, "Force re-index
+all docs even if unchanged"): it overwrites nothing.
 
 ## Why it matters
 The model reaches the dangerous behaviour from the ordinary path by setting one value, and the only guard is
