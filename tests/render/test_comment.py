@@ -245,3 +245,11 @@ def test_a_cut_comment_keeps_the_findings_a_reviewer_reads_first() -> None:
     assert 0 < first["blast-radius-twin"] < first["intent-overlap"] < out.find("[`directional-domination`]")
     assert out.count("[`intent-overlap`]") == 20
     assert re.search(r"… and [\d,]+ more new findings", out)
+
+
+def test_the_summary_says_which_findings_it_left_out() -> None:
+    # 715 existing findings, of which the summary had room for 580: the note named "135 info findings".
+    big = reports.many(3000)
+    old = tuple(replace(f, status="existing") for f in big.findings)
+    out = summary.render(replace(big, findings=old), CTX)
+    assert re.search(r"[\d,]+ existing info findings", out) and "new info" not in out

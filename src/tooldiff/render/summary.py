@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tooldiff.model import SEVERITY_RANK, Finding, Report, ToolsetReport
+from tooldiff.model import SEVERITY_RANK, STATUSES, Finding, Report, ToolsetReport
 from tooldiff.render import graph as graphs
 from tooldiff.render import view
 from tooldiff.render.budget import fit
@@ -73,7 +73,9 @@ def _context(
     report: Report, ctx: RenderContext, level: Level, everything: list[Any], full_graph: Any
 ) -> dict[str, Any]:
     findings = _cap(everything, level.finding_cap)
-    omitted = dropped_findings(everything, findings)
+    omitted = [line for status in STATUSES for line in dropped_findings(
+        [f for f in everything if f.status == status], [f for f in findings if f.status == status],
+        f"{status} ")]
     # The cap counts findings, then resolved ones: `fit` sizes it over both lists.
     all_resolved = view.ordered(report.resolved)
     left = None if level.finding_cap is None else max(0, level.finding_cap - len(findings))
