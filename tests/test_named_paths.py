@@ -98,3 +98,31 @@ def test_a_file_of_a_config_toolset_meets_the_toolset_s_other_files(
     assert [t["name"] for t in one["tools"]] == ["send_email"]
     assert found(one) == {f for f in found(whole) if "send_email" in f[2] or not f[2]}
     assert [f for f in found(one) if set(f[2]) == {"send_email", "send_mail"}]
+
+
+def test_config_paths_that_match_no_tool_file_are_an_error_not_a_pass(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # A typo in `paths` (or a renamed folder) must not turn the required check green for good.
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {"mcp/send_mail.json": [SEND_MAIL, LIST_FILES]})
+    (tmp_path / ".tooldiff.yml").write_text('paths: ["tools/**/*.json"]\n')
+    monkeypatch.chdir(tmp_path)
+    assert main(["check"]) == 2
+    assert "paths: 'tools/**/*.json' matches no tool file" in capsys.readouterr().err
+    (tmp_path / ".tooldiff.yml").write_text('paths: ["mcp/*.json", "tols/*.json"]\n')
+    code, report = check(capsys, monkeypatch, tmp_path)
+    assert code == 1 and "paths: 'tols/*.json' matches no tool file." in report["notes"]
+
+
+def test_named_files_outside_the_config_paths_are_left_as_ci_leaves_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # pre-commit names a changed fixture that CI, reading `paths` only, never checks.
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {"tools/mail.json": [SEND_MAIL], "tests/fixtures/bad.json": [tool("bad name!", "Bad.")]})
+    (tmp_path / ".tooldiff.yml").write_text('paths: ["tools/**"]\n')
+    _, report = check(capsys, monkeypatch, tmp_path, "tests/fixtures/bad.json", "tools/mail.json")
+    assert [t["name"] for t in report["tools"]] == ["send_mail"]
+    assert "tests/fixtures/bad.json: not checked, as the config's paths leave it out." in report["notes"]
+    monkeypatch.chdir(tmp_path / "tests")  # run from a folder the config's paths leave out: nothing to check
+    assert main(["check", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tools"] == []

@@ -116,7 +116,7 @@ def run_check(
             part = split.run(source, config, chosen, groups, token_methods, say, jobs)
             findings = apply_status(part.findings, baseline, config)
             report = assemble(mode, part.toolsets, part.tools, findings, part.stats, head_ref=head_ref,
-                              token_methods=token_methods, fail_on=config.fail_on)
+                              token_methods=token_methods, fail_on=config.fail_on, notes=chosen.notes)
             return mates.cut(report, near.named) if near is not None else report
         found = discover_selected(source, config, chosen, near.parsed if near is not None else None)
         toolsets = mates.holding(found.toolsets, near.named) if near is not None else found.toolsets
@@ -127,7 +127,7 @@ def run_check(
                            token_methods=token_methods)
         findings = apply_status(analysis.findings, baseline, config)
         report = build_report(mode, toolsets, analysis, findings, config, head_ref=head_ref,
-                              token_methods=token_methods)
+                              token_methods=token_methods, notes=chosen.notes)
         return mates.cut(report, near.named) if near is not None else report
 
 
@@ -136,8 +136,9 @@ def unmatched_settings(config: Config, report: Report) -> list[str]:
     toolset id or a tool name from a real one, and such an entry silently does nothing."""
     ids = {ts.id for ts in report.toolsets} | {s.toolset for s in config.sources}  # check runs no command
     names = {t.name for t in report.tools}
-    out = [f"toolsets: {spec.name!r} holds no tools: no file that parses as tools matches "
-           f"{', '.join(spec.files)}." for spec in config.toolsets if spec.name not in ids]
+    out = [f"paths: {glob!r} matches no tool file." for glob in unmatched_paths(config, report)]
+    out += [f"toolsets: {spec.name!r} holds no tools: no file that parses as tools matches "
+            f"{', '.join(spec.files)}." for spec in config.toolsets if spec.name not in ids]
     by_id = {ts.id: ts for ts in report.toolsets}
     for spec in config.toolsets:
         held = by_id.get(spec.name)
@@ -151,6 +152,12 @@ def unmatched_settings(config: Config, report: Report) -> list[str]:
     out += [f"tools: {name!r} names no tool (tool names are matched exactly, not as globs)."
             for name in config.tool_settings if name not in names and not config.sources]
     return out
+
+
+def unmatched_paths(config: Config, report: Report) -> list[str]:
+    """The config's `paths` globs that match no file holding tools (or failing to parse) in the report."""
+    files = {f for ts in report.toolsets for f in ts.files} | {f.file for f in report.findings}
+    return [g for g in config.paths if not any(glob_match(f, g) for f in files)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -249,6 +249,13 @@ def _dispatch(args: argparse.Namespace) -> int:
         with Progress(sys.stderr, interactive(sys.stderr)) as progress:
             report = run_check(run.source, config, run.paths, token_methods=_token_methods(args),
                                progress=progress.update, named=run.named and not args.skip_non_tool_files)
+        if not run.paths and config.paths and not report.tools and not report.findings:
+            # A typo in `paths`, or a folder renamed: a required check must not pass on nothing.
+            from tooldiff.check import unmatched_paths
+
+            globs = ", ".join(repr(g) for g in unmatched_paths(config, report))
+            print(f"tooldiff: paths: {globs} matches no tool file: nothing was checked.", file=sys.stderr)
+            return 2
         report = _check_notes(report, config, whole_tree=not run.paths)
         _emit(report, args.format, args.output, args.statistics, run.source.root)
         return 1 if failing(report, fail_level(args, report)) else 0

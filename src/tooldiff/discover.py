@@ -92,6 +92,15 @@ def _select(
 ) -> tuple[list[str], list[ParseError]]:
     """Candidate files, and errors for paths that name nothing. A scan also takes the symlinks to folders
     (they may lead out of the tree with tool files in them)."""
+    named = [g for spec in config.toolsets for g in spec.files]  # as `paths` globs: they may name dist/
+
+    def in_toolset(f: str) -> bool:
+        # Whatever the extension, as a `paths` glob: `*.snap` names github-mcp-server's one-tool files.
+        return any(_configured(f, g) for g in named)
+
+    def in_paths(f: str) -> bool:  # a toolset's files are read too: `paths` must not make one vanish
+        return not config.paths or any(_configured(f, g) for g in config.paths) or in_toolset(f)
+
     if paths:
         chosen: list[str] = []
         errors: list[ParseError] = []
@@ -109,15 +118,12 @@ def _select(
                     fix="Check the path: it is relative to the folder tooldiff runs in.",
                 ))
             chosen.extend(under)
-        return list(dict.fromkeys(chosen)), errors
-    named = [g for spec in config.toolsets for g in spec.files]  # as `paths` globs: they may name dist/
+        # What a run over the whole tree reads, as it reads it: a file the config's `paths` leave out is
+        # not a tool file here either (pre-commit names a changed test fixture CI never checks).
+        return [f for f in dict.fromkeys(chosen) if in_paths(f)], errors
 
-    def in_toolset(f: str) -> bool:
-        # Whatever the extension, as a `paths` glob: `*.snap` names github-mcp-server's one-tool files.
-        return any(_configured(f, g) for g in named)
-
-    if config.paths:  # a toolset's files are read too: `paths` must not make a declared toolset vanish
-        return [f for f in all_files if any(_configured(f, g) for g in config.paths) or in_toolset(f)], []
+    if config.paths:
+        return [f for f in all_files if in_paths(f)], []
 
     def wanted(f: str) -> bool:
         if f in folder_links:  # a link to a folder, unless it is (or is in) a folder discovery skips
@@ -159,6 +165,7 @@ class Selection:
     errors: list[ParseError]
     explicit: bool  # named by the command line or the config: syntax errors count even without tool hints
     sizes: dict[str, int] = field(default_factory=dict)  # bytes of each path to read
+    notes: list[str] = field(default_factory=list)  # named files the config leaves out
 
 
 def select(
@@ -169,7 +176,9 @@ def select(
     listed = source.list_files(named_paths(config, paths))
     candidates, errors = _select(listed, config, paths, source.folder_links)
     explicit = (bool(paths) if named is None else named) or bool(config.paths)
-    candidates = [f for f in candidates if not any(glob_match(f, g) for g in config.exclude)]
+    kept = [f for f in candidates if not any(glob_match(f, g) for g in config.exclude)]
+    notes = _left_out(listed, paths, candidates, config) if paths else []
+    candidates = kept
     to_read: list[str] = []
     sizes: dict[str, int] = {}
     for path in candidates:
@@ -191,7 +200,23 @@ def select(
             continue
         to_read.append(path)
         sizes[path] = size
-    return Selection(to_read, errors, explicit, sizes)
+    return Selection(to_read, errors, explicit, sizes, notes)
+
+
+def _left_out(
+    listed: Sequence[str], paths: Sequence[str], in_paths: Sequence[str], config: Config
+) -> list[str]:
+    """A file named outright that the config leaves out (outside `paths`, or `exclude`): said, not silent."""
+    present, inside = set(listed), set(in_paths)
+    out = []
+    for f in (p.strip().removeprefix("./").rstrip("/") for p in paths):
+        if f not in present:
+            continue
+        if f not in inside:
+            out.append(f"{f}: not checked, as the config's paths leave it out.")
+        elif glob := next((g for g in config.exclude if glob_match(f, g)), None):
+            out.append(f"{f}: not checked, as the config excludes it ({glob}).")
+    return out
 
 
 def _may_hold_tools(source: FileSource, path: str) -> bool:
