@@ -41,6 +41,7 @@ class Ran:
     seconds: float
     outputs: str
     summary: str
+    rooted: list[str]  # workspace paths the container left owned by root (the runner's user owns the rest)
 
 
 def _chown(path: Path, uid: int) -> None:
@@ -65,10 +66,17 @@ def run_image(engine: str, image: str, workspace: Path, event_dir: Path, files: 
     # The runner's workspace belongs to another user than the container's root: safe.directory matters.
     _chown(workspace, 1001)
     start = time.monotonic()
+    rooted: list[str] = []
     try:
         proc = subprocess.run([*args, image], capture_output=True, text=True, timeout=300, check=False)
+        seconds = time.monotonic() - start
+        rooted = _owned_by_root(workspace)
     finally:
         seconds = time.monotonic() - start
         _chown(workspace, 0)
     return Ran(proc.returncode, proc.stdout, proc.stderr, seconds, (files / "output").read_text(),
-               (files / "summary.md").read_text())
+               (files / "summary.md").read_text(), rooted)
+
+
+def _owned_by_root(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.lstat().st_uid == 0)

@@ -24,6 +24,7 @@ def pr_env(fake: FakeGitHub, pr: PullRequest, **inputs: str) -> dict[str, str]:
 def check(ran: Any) -> None:
     assert TOKEN not in ran.stdout.replace(f"::add-mask::{TOKEN}", "") and TOKEN not in ran.stderr
     assert ran.seconds < 30
+    assert ran.rooted == []  # nothing left in the checkout that the runner's user cannot clean
 
 
 def test_overlap_gets_one_comment_and_the_fix_edits_it(fake: FakeGitHub, tmp_path: Path,
@@ -91,3 +92,14 @@ def test_review_comments_post_once_across_two_runs(fake: FakeGitHub, tmp_path: P
     assert run_action(pr.repo, pr.event_dir, env).code == 1
     assert len(fake.reviews) == 1 and set(fake.review_comments) == set(posted)
     assert fake.calls("POST", "issues/create-comment") == []
+
+
+def test_what_the_container_writes_in_the_checkout_belongs_to_its_owner(fake: FakeGitHub, tmp_path: Path,
+                                                                        run_action: Run) -> None:
+    # The runner's user owns the checkout; the container runs as root. Root-owned files left in the
+    # workspace (git objects, reports) break a self-hosted runner's next checkout.
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    ran = run_action(pr.repo, pr.event_dir, pr_env(fake, pr, json_file="report.json", comment="off"))
+    assert ran.code == 1, ran.stdout + ran.stderr
+    assert (pr.repo / "report.json").exists() and ran.rooted == []
