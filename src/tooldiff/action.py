@@ -24,6 +24,20 @@ from tooldiff.model import Report
 from tooldiff.settings import FailOn, Settings, SettingsError, from_env
 
 
+def _run_errors() -> tuple[type[Exception], ...]:
+    from tooldiff.baseline import BaselineError
+    from tooldiff.config import ConfigError
+    from tooldiff.gitread import GitError
+    from tooldiff.sources import PathsError
+
+    return (ConfigError, GitError, BaselineError, PathsError)
+
+
+# What a run's input can be wrong with (config, baseline, refs, paths): exit 2, said where it is read.
+RUN_ERRORS = _run_errors()
+BAD_INPUT: tuple[type[Exception], ...] = (SettingsError, *RUN_ERRORS, json.JSONDecodeError)
+
+
 def _say(message: str) -> None:
     print(message, flush=True)
 
@@ -75,7 +89,11 @@ def run(settings: Settings, event: Mapping[str, Any],
     if isinstance(plan, str):
         _say(f"tooldiff: {plan}; nothing to do.")
         return 0
-    report = analyse_plan(settings, plan)
+    try:
+        report = analyse_plan(settings, plan)
+    except RUN_ERRORS as exc:
+        _could_not_analyse(settings, plan, exc, client)
+        raise
     # The input wins; else the config the run used (the base's under pull_request_target), else error.
     fail_on = settings.fail_on or report.fail_on
     settings = dataclasses.replace(settings, fail_on=cast(FailOn, fail_on))
@@ -108,20 +126,41 @@ def run(settings: Settings, event: Mapping[str, Any],
     return 1 if failing or hard else 0
 
 
+def _could_not_analyse(
+    settings: Settings, plan: Plan, exc: Exception, client: Callable[[], Any] | None
+) -> None:
+    """Say so where the verdict is read: the job summary, and in place of an earlier PR comment, whose
+    verdict is about a push the PR has moved past. No new comment is made for it: the failed job says
+    enough."""
+    from tooldiff.github import GitHubError
+    from tooldiff.render.escape import md, plain
+
+    text = f"❌ **tooldiff** could not analyse {md(plan.describe(), 200)}: {md(plain(exc), 600)}"
+    gha.append_summary(settings.summary_path, text + "\n")
+    if not (plan.publish and plan.pr is not None and settings.comment != "off" and settings.token):
+        return
+    try:
+        publisher = Publisher(client or make_client(settings.api_url, settings.token), settings.repository,
+                              bot_login=settings.bot_login, comment_id=settings.comment_id, log=_say)
+        publisher.upsert_comment(plan.pr, text + "\n\nThe findings of the last push it could analyse are no "
+                                 "longer shown: fix this, and the next run posts them again.\n",
+                                 allow_create=False)
+    except GitHubError as err:
+        _say(gha.command("notice", f"tooldiff: the PR comment was not updated: {err}"))
+
+
 def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None,
          client: Callable[[], Any] | None = None) -> int:
-    from tooldiff.baseline import BaselineError
     from tooldiff.config import ConfigError
-    from tooldiff.gitread import GitError
     from tooldiff.render.escape import plain
-    from tooldiff.sources import PathsError
 
     env = os.environ if env is None else env
     try:
         settings = from_env(env)
         gha.add_mask(settings.token)
         return run(settings, _load_event(settings), client)
-    except (SettingsError, ConfigError, GitError, BaselineError, PathsError, json.JSONDecodeError) as exc:
-        print(gha.command("error", f"tooldiff: {plain(exc)}"), flush=True)
+    except BAD_INPUT as exc:
+        where = {"file": exc.file, "line": exc.line or None} if isinstance(exc, ConfigError) else {}
+        print(gha.command("error", f"tooldiff: {plain(exc)}", **where), flush=True)
         print(f"tooldiff: {plain(exc)}", file=sys.stderr)  # the runner reads commands on stderr too
         return 2

@@ -359,3 +359,20 @@ def test_a_paths_input_at_neither_ref_exits_2_naming_it(fake: FakeGitHub, tmp_pa
     code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
                paths="tols.json")
     assert code == 2 and "tols.json: no such file or folder at " in capsys.readouterr().err
+
+
+def test_a_push_that_breaks_the_config_replaces_the_verdict_and_says_why(
+        fake: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first push's verdict must not stand on the PR once a later push cannot be analysed."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head) == 1
+    [first] = [dict(c) for c in fake.bot_comments(2)]
+    pr.push({".tooldiff.yml": "rules:\n  intent-overlap:\n    enabld: false\n"})
+    assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head) == 2
+    [now] = fake.bot_comments(2)
+    assert now["id"] == first["id"] and "could not analyse" in now["body"] and "enabld" in now["body"]
+    summary = (tmp_path / "files" / "summary.md").read_text()
+    assert "could not analyse" in summary and "enabld" in summary
+    out = capsys.readouterr().out
+    assert "::error file=.tooldiff.yml,line=3" in out
