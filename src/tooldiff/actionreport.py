@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from tooldiff.config import Selection
 from tooldiff.eventplan import Plan
@@ -43,6 +43,17 @@ def merge(a: Report, b: Report) -> Report:
         config_changes=a.config_changes + b.config_changes)
 
 
+def code_defined(report: Report, labels: dict[str, str]) -> Report:
+    """A dump's tools and findings as code-defined, `$(head-tools build/tools.json)`, as a `command:`
+    source's are: no file of the repository holds them, so nothing annotates or links one."""
+    def placed(items: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple(dataclasses.replace(x, file=f"$({labels[x.file]})") if x.file in labels else x
+                     for x in items)
+
+    return dataclasses.replace(report, tools=placed(report.tools), findings=placed(report.findings),
+                               resolved=placed(report.resolved))
+
+
 def _selection(settings: Settings) -> Selection:
     """The `select` and `ignore` inputs, as the command line's flags."""
     return Selection(settings.select, settings.ignore)
@@ -66,7 +77,9 @@ def _diff(settings: Settings, plan: Plan) -> Report:
         config = diffrun.used_config(settings.workspace, plan.base, plan.head, config_from=config_from,
                                      config_path=settings.config or None, targets=tuple(settings.targets),
                                      adjust=chosen.apply)
-        report = merge(report, diffrun.run_diff_paths(base_dump, head_dump, config=config))
+        dumped = diffrun.run_diff_paths(base_dump, head_dump, config=config)
+        report = merge(report, code_defined(dumped, {base_dump.name: f"base-tools {settings.base_tools}",
+                                                     head_dump.name: f"head-tools {settings.head_tools}"}))
     elif base_dump or head_dump:
         report = dataclasses.replace(report, notes=(
             *report.notes, "Code-defined tools were not compared: give both `base-tools` and `head-tools`."))
@@ -98,8 +111,9 @@ def _audit(settings: Settings, plan: Plan) -> Report:
     report = run_check(source, config, settings.paths, mode="audit", head_ref=head, baseline_source=trusted)
     head_dump = _dump(settings, settings.head_tools)
     if head_dump:
-        report = merge(report, run_check(WorktreeSource(head_dump.parent), config, [head_dump.name],
-                                         mode="audit", head_ref=head))
+        dumped = run_check(WorktreeSource(head_dump.parent), config, [head_dump.name], mode="audit",
+                           head_ref=head)
+        report = merge(report, code_defined(dumped, {head_dump.name: f"head-tools {settings.head_tools}"}))
     if getattr(config, "sources", ()) and not head_dump:
         report = dataclasses.replace(report, notes=(*report.notes, COMMANDS_REFUSED))
     return report

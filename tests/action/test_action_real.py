@@ -338,10 +338,10 @@ def test_tool_dumps_are_checked_with_the_config_and_targets_of_the_run(fake: Fak
     pr = PullRequest(tmp_path, fake)
     dump = {"name": "math.sum", "description": "Add two numbers and return the sum.",
             "input_schema": {"type": "object", "properties": {"a": {"type": "number"}}}}
-    (pr.repo / "dumps").mkdir()
+    pr.push({"tools.json": helpdesk("head"), ".tooldiff.yml": "rules:\n  invalid-name: false\n"})
+    (pr.repo / "dumps").mkdir()  # written by an earlier step, never committed
     (pr.repo / "dumps" / "base.json").write_text("[]")
     (pr.repo / "dumps" / "head.json").write_text(json.dumps([dump]))
-    pr.push({"tools.json": helpdesk("head"), ".tooldiff.yml": "rules:\n  invalid-name: false\n"})
     code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
                comment="off", fail_on="never", targets="openai", json_file="report.json",
                base_tools="dumps/base.json", head_tools="dumps/head.json")
@@ -350,6 +350,9 @@ def test_tool_dumps_are_checked_with_the_config_and_targets_of_the_run(fake: Fak
     targets = {t["name"]: t["targets"] for t in report["tools"]}
     assert targets["math.sum"] == targets["find_document"] == ["openai"]
     assert not [f for f in report["findings"] if f["code"] == "invalid-name"]
+    # No file of the repository holds them: they are code-defined, never annotated or linked as a file.
+    dumped = {t["file"] for t in report["tools"] if t["name"] == "math.sum"}
+    assert dumped == {"$(head-tools dumps/head.json)"}
 
 
 def test_a_paths_input_at_neither_ref_exits_2_naming_it(fake: FakeGitHub, tmp_path: Path,

@@ -65,8 +65,8 @@ class RenderContext:
         that commit is unknown."""
         base = self.repo_base()
         sha = self.base_sha if at_base else self.head_sha
-        if base is None or not sha or not _SHA.fullmatch(sha) or not file:
-            return None
+        if base is None or not sha or not _SHA.fullmatch(sha) or not file or file.startswith("$("):
+            return None  # `$(command)`: a code-defined tool, in no file of the repository
         anchor = f"#L{line}" if line > 0 else ""
         return f"{base}/blob/{sha}/{url_path(file)}{anchor}"
 
