@@ -42,7 +42,7 @@ def _comment(settings: Settings, pr: int, report: Report, body: str, publisher: 
 def _review(pr: int, head: str, report: Report, publisher: Publisher, say: Say) -> str | None:
     comments = actionout.line_comments(report, publisher.pr_lines(pr))
     review = publisher.post_review(pr, head, comments,
-                                   f"tooldiff: {len(comments)} new finding(s) on changed lines.")
+                                   lambda n: f"tooldiff: {n} new finding(s) on changed lines.")
     say(f"tooldiff: review comments: {len(review.posted)} posted, {review.already} posted before, "
         f"{len(review.dropped)} refused by GitHub")
     return None

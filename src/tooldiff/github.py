@@ -246,8 +246,9 @@ class Publisher:
 
     @_answered("posting the review")
     def post_review(self, number: int, head_sha: str, comments: Sequence[LineComment],
-                    summary: str) -> ReviewResult:
-        """One COMMENT review with the comments not posted before. A 422 falls back to one by one."""
+                    summary: str | Callable[[int], str]) -> ReviewResult:
+        """One COMMENT review with the comments not posted before. A 422 falls back to one by one.
+        `summary` may be given the number of comments this review posts."""
         result = ReviewResult()
         if not comments:
             return result
@@ -260,7 +261,8 @@ class Publisher:
         pr = self.repo.get_pull(number)
         payload = [{"path": c.path, "line": c.line, "side": "RIGHT", "body": c.body} for c in todo]
         try:
-            pr.create_review(commit=self.repo.get_commit(head_sha), body=summary, event="COMMENT",
+            body = summary(len(todo)) if callable(summary) else summary
+            pr.create_review(commit=self.repo.get_commit(head_sha), body=body, event="COMMENT",
                              comments=payload)
             result.posted = [c.fingerprint for c in todo]
             return result

@@ -266,3 +266,10 @@ def test_a_long_retry_after_is_capped(served: FakeGitHub) -> None:
     start = time.monotonic()
     assert publisher(served).upsert_comment(7, "verdict").action == "created"
     assert 1.0 <= time.monotonic() - start < 10  # max_wait=2 in these tests, never an hour
+
+
+def test_a_review_says_how_many_comments_it_posts_not_how_many_findings_there_are(fake: FakeGitHub) -> None:
+    publisher(fake).post_review(7, "a" * 40, [line(2, "ab" * 16)], lambda n: f"tooldiff: {n} new")
+    more = [line(2, "ab" * 16), line(3, "cd" * 16)]  # the next push adds one finding
+    publisher(fake).post_review(7, "a" * 40, more, lambda n: f"tooldiff: {n} new")
+    assert [r.body["body"] for r in fake.calls("POST", "pulls/create-review")] == ["tooldiff: 1 new"] * 2
