@@ -126,3 +126,17 @@ def test_named_files_outside_the_config_paths_are_left_as_ci_leaves_them(
     monkeypatch.chdir(tmp_path / "tests")  # run from a folder the config's paths leave out: nothing to check
     assert main(["check", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["tools"] == []
+
+
+def test_a_file_two_toolsets_name_is_said_to_belong_to_the_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".git").mkdir()
+    config = ("toolsets:\n  - {name: billing, files: ['billing/*.json', 'shared/*.json']}\n"
+              "  - {name: support, files: ['support/*.json', 'shared/*.json']}\n")
+    (tmp_path / ".tooldiff.yml").write_text(config)
+    write(tmp_path, {"billing/a.json": [LIST_FILES], "support/b.json": [SEND_MAIL],
+                     "shared/common.json": [SEND_EMAIL]})
+    _, report = check(capsys, monkeypatch, tmp_path)
+    assert ("toolsets: shared/common.json is named by 'billing' and 'support'; a file belongs to one "
+            "toolset, the first that names it ('billing'). Give the shared tools a toolset of their own, or "
+            "name the file in one.") in report["notes"]

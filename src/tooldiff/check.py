@@ -146,11 +146,25 @@ def unmatched_settings(config: Config, report: Report) -> list[str]:
         if strays:  # a file or folder whose own id is this name: grouping merged the two
             out.append(f"toolsets: {spec.name!r} is also the id of {', '.join(strays)}, which its files do "
                        "not match: the two were analysed as one toolset. Rename the toolset.")
+    out += shared_files(config, report)
     out += [f"toolset_targets: {key!r} names no toolset (a toolset id is a file, a folder of one-tool "
             "files or a toolsets name, as describe shows it)." for key in config.toolset_targets
             if key not in ids]
     out += [f"tools: {name!r} names no tool (tool names are matched exactly, not as globs)."
             for name in config.tool_settings if name not in names and not config.sources]
+    return out
+
+
+def shared_files(config: Config, report: Report) -> list[str]:
+    """Files two config toolsets name: each goes to the first only, and the other silently lacks its tools."""
+    out = []
+    for f in sorted({f for ts in report.toolsets for f in ts.files}):
+        names = [spec.name for spec in config.toolsets if any(glob_match(f, g) for g in spec.files)]
+        if len(names) > 1:
+            listed = " and ".join(repr(n) for n in names)
+            out.append(f"toolsets: {f} is named by {listed}; a file belongs to one toolset, the first "
+                       f"that names it ({names[0]!r}). Give the shared tools a toolset of their own, or name "
+                       "the file in one.")
     return out
 
 
