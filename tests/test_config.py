@@ -195,3 +195,12 @@ def test_a_baseline_outside_the_repository_is_an_error_naming_it(value: str) -> 
         load_config(".tooldiff.yml", f"fail_on: warning\nbaseline: {value}\n")
     assert (err.value.line, err.value.key) == (2, "baseline") and "inside the repository" in err.value.message
     assert load_config(".tooldiff.yml", "baseline: ci/../tooldiff-baseline.json\n").baseline
+
+
+def test_a_whole_number_written_as_a_float_is_an_integer() -> None:
+    # JSON Schema counts 100.0 as an integer; the report's budget column and messages must too.
+    config = load_config(".tooldiff.yml", "budgets: {tool_tokens: 50.0}\n"
+                                          "toolsets: [{name: a, files: ['a/*'], budget: 100.0}]\n")
+    assert config.budgets.tool_tokens == 50 and type(config.budgets.tool_tokens) is int
+    assert config.toolsets[0].budget == 100 and type(config.toolsets[0].budget) is int
+    assert load_config(".tooldiff.yml", "chars_per_token: 3.5\n").chars_per_token == 3.5

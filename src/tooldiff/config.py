@@ -200,7 +200,7 @@ def load_config(path: str, text: str) -> Config:
     _check_targets(path, node, data)
     _check_toolset_names(path, node, data)
     _check_baseline(path, node, data)
-    return _build(path, data)
+    return _build(path, _whole(data))
 
 
 # Mappings whose keys are ours (not tool names or rule codes): `chars-per-token` means `chars_per_token`.
@@ -417,6 +417,17 @@ def _check_toolset_names(path: str, node: yaml.Node, data: Mapping[str, Any]) ->
             message = f"toolset {spec['name']!r} is named twice: list all its globs under one `files`"
             raise ConfigError(path, _line(node, at), ".".join(at), message)
         seen.add(spec["name"])
+
+
+def _whole(value: Any) -> Any:
+    """100.0 as 100: the schema takes it as an integer, and budgets must print and compare as one."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _whole(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole(v) for v in value]
+    return value
 
 
 def _check_baseline(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
