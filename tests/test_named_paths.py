@@ -140,3 +140,20 @@ def test_a_file_two_toolsets_name_is_said_to_belong_to_the_first(
     assert ("toolsets: shared/common.json is named by 'billing' and 'support'; a file belongs to one "
             "toolset, the first that names it ('billing'). Give the shared tools a toolset of their own, or "
             "name the file in one.") in report["notes"]
+
+
+def test_a_named_symlink_is_checked_as_its_target_or_said_to_lead_nowhere(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {"tools/mail.json": [SEND_MAIL]})
+    os.symlink("tools/mail.json", tmp_path / "mail.json")
+    os.symlink("loop2.json", tmp_path / "loop1.json")
+    os.symlink("loop1.json", tmp_path / "loop2.json")
+    _, report = check(capsys, monkeypatch, tmp_path, "mail.json")
+    assert [(t["name"], t["file"]) for t in report["tools"]] == [("send_mail", "tools/mail.json")]
+    code, report = check(capsys, monkeypatch, tmp_path, "loop1.json")
+    found = [(f["code"], f["file"]) for f in report["findings"]]
+    assert code == 1 and found == [("parse-error", "loop1.json")]
+    assert "leads to no file" in report["findings"][0]["message"]

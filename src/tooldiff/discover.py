@@ -181,6 +181,7 @@ def select(
     candidates = kept
     to_read: list[str] = []
     sizes: dict[str, int] = {}
+    candidates += _named_link_targets(source, paths, candidates, listed, errors)
     for path in candidates:
         target = source.symlink_target(path)
         if target is not None:
@@ -201,6 +202,27 @@ def select(
         to_read.append(path)
         sizes[path] = size
     return Selection(to_read, errors, explicit, sizes, notes)
+
+
+def _named_link_targets(source: FileSource, paths: Sequence[str], candidates: Sequence[str],
+                        listed: Sequence[str], errors: list[ParseError]) -> list[str]:
+    """The files that links named outright lead to, as a scan finds them under their own names; a link that
+    leads to no file (a missing target, a loop) is an error, not silence."""
+    named = {p.strip().removeprefix("./").rstrip("/") for p in paths}
+    present, out = set(listed), []
+    for path in [c for c in candidates if c in named]:
+        target = source.symlink_target(path)
+        if target is None or source.link_leaves(path, target):
+            continue
+        real = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+        if real in present and source.symlink_target(real) is None:
+            if real not in candidates and real not in out:
+                out.append(real)
+        else:
+            errors.append(ParseError(file=path, line=1, message="symlink leads to no file in the repository "
+                                     "(a missing target, or a loop of links)",
+                                     fix="Point the link at a file, or remove it."))
+    return out
 
 
 def _left_out(
