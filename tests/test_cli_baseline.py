@@ -171,3 +171,13 @@ def test_baseline_keeps_the_entries_of_code_defined_toolsets_it_did_not_run(
     assert main(["baseline"]) == 0
     assert entries(tmp_path)[("code", "missing-description", ("get_ticket",))] == "legacy server"
     assert "`python dump.py`" in capsys.readouterr().err
+
+
+def test_a_renamed_file_keeps_the_reasons_its_entries_were_accepted_with(repo: Path) -> None:
+    # A file's toolset id is its path: after `git mv`, its entries come back under the new id, and
+    # `tooldiff baseline` (the documented fix) must not lose the reasons a team wrote for them.
+    (repo / "a" / "tools.json").rename(repo / "a" / "helpdesk.json")
+    assert main(["baseline"]) == 0
+    moved = {k: v for k, v in entries(repo).items() if k[0] == "a/helpdesk.json"}
+    assert moved and set(moved.values()) == {"kept on purpose"}
+    assert not [k for k in entries(repo) if k[0] == "a/tools.json"]

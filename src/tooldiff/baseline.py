@@ -72,15 +72,35 @@ def outside(
     return [row for row in baseline.rows.values() if not row.get("toolset") or not checked(row)]
 
 
+def moved_reasons(baseline: Baseline, toolsets: Collection[str]) -> dict[tuple[str, tuple[str, ...]], str]:
+    """(code, tools) -> reason, from the entries of toolsets that are gone (a renamed file's id is its new
+    path), where all the entries of that code and those tools agree on one reason."""
+    found: dict[tuple[str, tuple[str, ...]], set[str]] = {}
+    for row in baseline.rows.values():
+        if row.get("toolset") in toolsets or not isinstance(row.get("tools"), list):
+            continue
+        key = (str(row.get("code")), tuple(sorted(str(t) for t in row["tools"])))
+        found.setdefault(key, set()).add(str(row.get("reason", "")))
+    return {key: next(iter(reasons)) for key, reasons in found.items() if len(reasons) == 1}
+
+
 def dump_baseline(findings: Iterable[Finding], reason: str = "accepted when the baseline was written",
-                  keep: Iterable[Mapping[str, Any]] = ()) -> str:
+                  keep: Iterable[Mapping[str, Any]] = (),
+                  moved: Mapping[tuple[str, tuple[str, ...]], str] | None = None) -> str:
     """The baseline of `findings`: those already baselined keep the reason they were accepted with (a team
-    may have edited it), the others get `reason`. `keep`: entries written back as they are (see `outside`)."""
+    may have edited it), the others get `reason`, or the reason of the same finding in a toolset that is
+    gone (`moved_reasons`). `keep`: entries written back as they are (see `outside`)."""
+    moved = moved or {}
+
+    def accepted(f: Finding) -> str:
+        if f.status == "baselined" and f.reason:
+            return f.reason
+        return moved.get((f.code, tuple(sorted(f.tools))), reason)
+
     rows: dict[str, Mapping[str, Any]] = {str(row["fingerprint"]): row for row in keep}
     rows |= {
         f.fingerprint: {"fingerprint": f.fingerprint, "code": f.code, "tools": list(f.tools),
-                        "toolset": f.toolset,
-                        "reason": f.reason if f.status == "baselined" and f.reason else reason}
+                        "toolset": f.toolset, "reason": accepted(f)}
         for f in findings
         if f.code != "parse-error"
     }

@@ -401,7 +401,7 @@ def _has_commits(path: Path) -> bool:
 
 
 def _baseline(args: argparse.Namespace) -> int:
-    from tooldiff.baseline import dump_baseline, load_baseline, outside
+    from tooldiff.baseline import dump_baseline, load_baseline, moved_reasons, outside
     from tooldiff.check import invocation, run_check
 
     run = invocation(args.paths, args.config)  # the config is read once, and the baseline goes beside it
@@ -415,7 +415,8 @@ def _baseline(args: argparse.Namespace) -> int:
     # of their toolsets were not checked here, so they stay as they are.
     code = {s.toolset for s in run.config.sources}
     unchecked += [row for row in old.rows.values() if row.get("toolset") in code and row not in unchecked]
-    _write(target, dump_baseline(keep, args.reason, unchecked))
+    moved = moved_reasons(old, {ts.id for ts in report.toolsets} | {str(r.get("toolset")) for r in unchecked})
+    _write(target, dump_baseline(keep, args.reason, unchecked, moved))
     also = f" (and kept {len(unchecked)} outside the paths checked)" if unchecked else ""
     print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {target}{also}", file=sys.stderr)
     if run.config.sources:
