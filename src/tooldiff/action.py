@@ -86,8 +86,11 @@ def run(settings: Settings, event: Mapping[str, Any],
     from tooldiff.render import RenderContext, render
 
     plan = plan_event(settings, event)
-    if isinstance(plan, str):
-        _say(f"tooldiff: {plan}; nothing to do.")
+    if isinstance(plan, str):  # said where a required check's reader looks, not only in the log
+        from tooldiff.render.escape import md
+
+        _say(gha.command("notice", f"tooldiff: {plan}; nothing to do."))
+        gha.append_summary(settings.summary_path, f"**tooldiff**: {md(plan, 300)}; nothing was analysed.\n")
         return 0
     try:
         report = analyse_plan(settings, plan)

@@ -158,7 +158,11 @@ def test_other_events_exit_0(
     fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert go(fake, tmp_path, monkeypatch, diff_report(), event="issue_comment") == 0
-    assert "not one tooldiff handles" in capsys.readouterr().out and fake.requests == []
+    out = capsys.readouterr().out
+    assert "not one tooldiff handles" in out and fake.requests == []
+    # A required check wired to the wrong event must not pass without a word where people look.
+    assert "::notice::tooldiff: the event 'issue_comment' is not one tooldiff handles" in out
+    assert "nothing was analysed" in (tmp_path / "summary.md").read_text()
 
 
 def test_a_pr_gone_names_the_review_not_tried_and_still_makes_the_check_run(
