@@ -157,3 +157,16 @@ def test_a_named_symlink_is_checked_as_its_target_or_said_to_lead_nowhere(
     found = [(f["code"], f["file"]) for f in report["findings"]]
     assert code == 1 and found == [("parse-error", "loop1.json")]
     assert "leads to no file" in report["findings"][0]["message"]
+
+
+def test_an_ignore_that_matches_no_finding_is_noted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # A typo'd or stale ignore would otherwise stay forever, doing nothing.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".tooldiff.yml").write_text(
+        "ignores:\n  - {code: intent-overlap, tool: 'serch_*', reason: typo}\n"
+        "  - {code: intent-overlap, tool: 'send_*', reason: 'the mail tools stay apart'}\n")
+    write(tmp_path, {"mail.json": [SEND_MAIL, SEND_EMAIL]})
+    _, report = check(capsys, monkeypatch, tmp_path)
+    assert "ignores: intent-overlap on 'serch_*' matches no finding." in report["notes"]
+    assert not [n for n in report["notes"] if "send_*" in n]

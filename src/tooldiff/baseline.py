@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tooldiff.config import Config
+from tooldiff.config import Config, Ignore
 from tooldiff.model import Finding
 
 BASELINE_VERSION = 1
@@ -110,15 +110,16 @@ def dump_baseline(findings: Iterable[Finding], reason: str = "accepted when the 
 
 def _ignore_reason(finding: Finding, config: Config) -> str | None:
     """The reason of the first ignore that matches the finding, or None."""
-    for ig in config.ignores:
-        if ig.code not in (finding.code, "*"):
-            continue
-        # A toolset finding (too-many-tools, token-budget) names no tool: `tool` then matches its toolset.
-        # A parse-error names none either, and no ignore of a tool may hide a file that does not parse.
-        names = finding.tools or (() if finding.code == "parse-error" else (finding.toolset,))
-        if any(fnmatch.fnmatchcase(name, ig.tool) for name in names) or ig.tool == "*":
-            return ig.reason
-    return None
+    return next((ig.reason for ig in config.ignores if ignore_matches(ig, finding)), None)
+
+
+def ignore_matches(ig: Ignore, finding: Finding) -> bool:
+    if ig.code not in (finding.code, "*"):
+        return False
+    # A toolset finding (too-many-tools, token-budget) names no tool: `tool` then matches its toolset.
+    # A parse-error names none either, and no ignore of a tool may hide a file that does not parse.
+    names = finding.tools or (() if finding.code == "parse-error" else (finding.toolset,))
+    return ig.tool == "*" or any(fnmatch.fnmatchcase(name, ig.tool) for name in names)
 
 
 def apply_status(findings: Iterable[Finding], baseline: Baseline, config: Config) -> list[Finding]:

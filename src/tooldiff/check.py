@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tooldiff import mates, split, workers
-from tooldiff.baseline import apply_status, load_baseline
-from tooldiff.config import DEFAULT_BASELINE, Config, ConfigError, load_config
+from tooldiff.baseline import apply_status, ignore_matches, load_baseline
+from tooldiff.config import DEFAULT_BASELINE, Config, ConfigError, Ignore, load_config
 from tooldiff.discover import discover_selected, glob_match, select
 from tooldiff.engine import analyse, gc_paused
 from tooldiff.model import Report
@@ -147,12 +147,19 @@ def unmatched_settings(config: Config, report: Report) -> list[str]:
             out.append(f"toolsets: {spec.name!r} is also the id of {', '.join(strays)}, which its files do "
                        "not match: the two were analysed as one toolset. Rename the toolset.")
     out += shared_files(config, report)
+    out += [f"ignores: {ig.code} on {ig.tool!r} matches no finding." for ig in unused_ignores(config, report)]
     out += [f"toolset_targets: {key!r} names no toolset (a toolset id is a file, a folder of one-tool "
             "files or a toolsets name, as describe shows it)." for key in config.toolset_targets
             if key not in ids]
     out += [f"tools: {name!r} names no tool (tool names are matched exactly, not as globs)."
             for name in config.tool_settings if name not in names and not config.sources]
     return out
+
+
+def unused_ignores(config: Config, report: Report) -> list[Ignore]:
+    """Ignores that no finding of the report matches: stale, or a typo in the code or the tool glob."""
+    return [ig for ig in config.ignores
+            if not any(ignore_matches(ig, f) for f in report.findings if f.status == "ignored")]
 
 
 def shared_files(config: Config, report: Report) -> list[str]:
