@@ -667,3 +667,17 @@ def test_a_file_with_a_bad_record_at_the_base_that_stops_parsing_still_holds_its
     report = run_diff(repo, "main", "HEAD", token_methods=("estimate",))
     assert not report.tools, [(t.name, t.change) for t in report.tools]
     assert any("agent/tools.json (4 tools)" in n for n in report.notes), report.notes
+
+
+def test_targets_of_a_folder_toolset_that_splits_at_head_are_said_to_be_lost(tmp_path: Path) -> None:
+    # `toolset_targets: {mcp/tickets: [openai-strict]}`; a PR adds a file of two tools to the folder, which
+    # is then a toolset per file: every tool there falls back to the default targets.
+    root = init(tmp_path / "repo")
+    one = {f"mcp/tickets/{n}.json": tool(n, f"Do {n} with a ticket.")
+           for n in ("open_ticket", "close_ticket")}
+    commit(root, {**one, ".tooldiff.yml": "toolset_targets:\n  mcp/tickets: [openai-strict]\n"}, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    bulk = [tool("bulk_close", "Close tickets."), tool("bulk_open", "Open tickets.")]
+    commit(root, {"mcp/tickets/bulk.json": bulk})
+    report = run_diff(root, "main", "HEAD")
+    assert any("toolset_targets: 'mcp/tickets' names the folder's toolset" in n for n in report.notes)

@@ -157,6 +157,12 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     aligned = regroup.align(base.toolsets, head.toolsets)
     if aligned.folders:
         notes = (*notes, regroup.note(aligned.folders))
+        head_ids = {ts.id for ts in head.toolsets}
+        notes = (*notes, *(  # the config still names the folder's toolset, which the head no longer has
+            f"toolset_targets: {key!r} names the folder's toolset, which is a toolset per file at head: its "
+            "tools are checked against the default targets. Name the files' toolsets in `toolsets`, or keep "
+            "one tool per file there." for key in config.toolset_targets
+            if key in aligned.folders and key not in head_ids))
     tree = diff_toolsets(aligned.base, head.toolsets, renames)
     base_scope, head_scope = widen(tree, *scopes(tree, full=full), config, aligned.across)
     base_sets = _pick(aligned.base, base_scope.changed_toolsets, full)
