@@ -173,9 +173,12 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
     if not alias:
         if a.terms.summary.isdisjoint(b.terms.summary):  # each in the other's long text, nothing in common
             return None
-        if not compatible_actions(a, b):
+        twins = _same_text(a, b)  # the names differ in their verb alone: the text is all a router has
+        if not twins and (
+            not compatible_actions(a, b) or missing_name_terms(a, b) or missing_name_terms(b, a)
+        ):
             return None
-        if missing_name_terms(a, b) or missing_name_terms(b, a) or different_systems(a, b):
+        if different_systems(a, b):
             return None
         if reversed_direction(a.name, b.name):
             return None
@@ -201,6 +204,17 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
         if not ((same_name or inside) and (_shared_object(a, b) or low >= COVER_LOW)):
             return None
     return Overlap(low, _shared_terms(a, b), same_shape, False)
+
+
+def _same_text(a: ToolView, b: ToolView) -> bool:
+    """`get_weather` / `lookup_weather`, both "Get the current weather for a city.": one description of at
+    least four words, and names that differ in their action words alone."""
+    text_a, text_b = (" ".join(v.tool.description.lower().split()).rstrip(".") for v in (a, b))
+    if text_a != text_b or len(text_a.split()) < 4:
+        return False
+    actions = lexicon().action_classes
+    objects_a, objects_b = (frozenset(t for t in v.core if t not in actions) for v in (a, b))
+    return bool(objects_a) and objects_a == objects_b
 
 
 def _one_or_all(a: ToolView, b: ToolView) -> bool:

@@ -126,3 +126,13 @@ def test_searches_in_a_listing_name_are_its_object() -> None:
         "query", "Run a read-only SQL query", {"type": "object", "properties": {"sql": {"type": "string"}}}
     )
     assert _headline(a, b) is None
+
+
+def test_one_description_under_two_verbs_is_an_overlap() -> None:
+    # A review's miss: both "Get the current weather for a city."; lookup is a search, get a retrieval, and
+    # those two actions stay apart elsewhere (search_docs / get_doc), but here the text is all a router has.
+    text = "Get the current weather for a city."
+    city = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    a = {"name": "get_weather", "description": text, "input_schema": city}
+    b = {"name": "lookup_weather", "description": text, "input_schema": city}
+    assert _headline(a, b) == "intent-overlap"

@@ -31,6 +31,8 @@ What the labelled pairs taught (`make eval`):
   all (`get_all_events`), never for `get_workspace` / `list_workspaces`; for the same reason a retrieval of
   one and one of all are two (`experiment-get` / `experiment-get-all`), unless the noun does not say its
   number (`get_news` / `get_all_news`); `hsl_to_rgb` / `rgb_to_hsl` are opposite directions;
+- one description of four words or more under two names that differ in their verb alone (`get_weather` /
+  `lookup_weather`) is an overlap whatever the verbs: the text is all a router has to go on;
 - `list` and `search` are one action only when the listing's summary searches too ("List Gmail messages with
   optional filters (max_results, query, label_ids)") or the search's description opens with "List" ("List or
   search inboxes by name"): "List all sessions" next to "Search sessions by name" stays apart;
