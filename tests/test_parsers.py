@@ -325,3 +325,12 @@ def test_yaml_lines_count_newlines_only(odd: str, tmp_path: Path) -> None:
     report = run_check(WorktreeSource(tmp_path), Config.default())
     assert [(t.name, t.line) for t in report.tools] == [("first", 2), ("second", 6)]
     assert [(f.code, f.line) for f in report.findings] == [("missing-description", 11)]
+
+
+def test_a_yaml_set_is_the_mapping_it_is_written_as() -> None:
+    # `!!set {red, green}` is a mapping to nulls; as a Python set its text changed order with the hash seed,
+    # so the schemaHash changed from run to run.
+    text = b"tools:\n  - name: paint\n    description: Paint it.\n    input_schema:\n      type: object\n" \
+           b"      properties:\n        colour: {type: string, enum: !!set {red, green, blue}}\n"
+    (t,) = parse_bytes("t.yaml", text).tools
+    assert t.input_schema["properties"]["colour"]["enum"] == {"red": None, "green": None, "blue": None}

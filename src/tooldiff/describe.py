@@ -10,7 +10,7 @@ from tooldiff.render.context import AT_ROOT, PathsFrom
 from tooldiff.render.escape import plain
 from tooldiff.tokens import METHOD_NOTES
 
-CELL_MAX = 48  # columns before the last are cut here (with "…"); the file and findings columns never are
+CELL_MAX = 48  # the toolset and targets cells are cut here (with "…"); name, file and findings never are
 
 
 def _findings_cell(found: Counter[tuple[str, str]]) -> str:
@@ -47,8 +47,9 @@ def render_describe(report: Report, paths_from: PathsFrom = AT_ROOT) -> str:
         cells = [plain(t.name), where, *([plain(t.toolset)] if by_toolset else []), *counts, t.schema_hash,
                  ",".join(t.targets)]
         found = own.get((t.toolset, t.name, t.file), Counter()) + shared.get((t.toolset, t.name), Counter())
-        # `path:line` is never cut: cut, it opens nothing and loses its line.
-        rows.append([*(c if i == 1 else _cut(c) for i, c in enumerate(cells)), _findings_cell(found)])
+        # `path:line` is never cut: cut, it opens nothing and loses its line; a name cut at 48 of its 64
+        # characters could show two tools (`..._v1`, `..._v2`) as one.
+        rows.append([*(c if i <= 1 else _cut(c) for i, c in enumerate(cells)), _findings_cell(found)])
     widths = [max(_width(r[i]) for r in rows) for i in range(len(header) - 1)]
     lines = ["  ".join([*(c + " " * (w - _width(c)) for c, w in zip(r[:-1], widths, strict=True)), r[-1]])
              .rstrip() for r in rows]

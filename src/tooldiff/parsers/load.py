@@ -224,8 +224,14 @@ def _timestamp_as_str(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
     return loader.construct_scalar(node)  # type: ignore[arg-type]
 
 
+def _set_as_mapping(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    # `!!set {a, b}` is a mapping to nulls: as a Python set its order, so its hash, changed with the seed.
+    return loader.construct_mapping(node)  # type: ignore[arg-type]
+
+
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_str)
 _Loader.add_constructor("tag:yaml.org,2002:binary", _timestamp_as_str)
+_Loader.add_constructor("tag:yaml.org,2002:set", _set_as_mapping)
 
 
 def _check_yaml(root: yaml.Node) -> dict[int, dict[str, int]]:
