@@ -106,6 +106,12 @@ def run(settings: Settings, event: Mapping[str, Any],
                         base_sha=report.base_ref if report.mode == "diff" else None,
                         comment_id=settings.comment_id, server_url=settings.server_url, full_report_hint=hint)
     report_json, sarif = _write_files(settings, plan, report, ctx)
+    if sarif and report.mode == "diff":
+        # Code scanning takes an upload as the whole analysis of its ref: alerts on unchanged tools would
+        # read as fixed by this PR.
+        _say(gha.command("notice", f"tooldiff: {sarif} holds the findings of the changed tools and their "
+                                   "neighbours only; upload SARIF from an audit (mode: audit) for code "
+                                   "scanning."))
     failing = actionout.failing(report, fail_on)
     hard, notes = False, list[str]()
     if plan.note:

@@ -379,3 +379,13 @@ def test_a_push_that_breaks_the_config_replaces_the_verdict_and_says_why(
     assert "could not analyse" in summary and "enabld" in summary
     out = capsys.readouterr().out
     assert "::error file=.tooldiff.yml,line=3" in out
+
+
+def test_a_sarif_file_on_a_pull_request_says_it_holds_the_changed_tools_only(
+        fake: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Code scanning takes an upload as the whole analysis: alerts on other tools would read as fixed."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, comment="off",
+        sarif_file="tooldiff.sarif")
+    assert "tooldiff.sarif holds the findings of the changed tools" in capsys.readouterr().out

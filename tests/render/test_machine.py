@@ -90,7 +90,9 @@ def test_sarif_results_point_at_rules_and_lines() -> None:
     assert top_k["level"] == "error"
     assert top_k["locations"][0]["physicalLocation"]["region"] == {"startLine": 11}
     baselined = next(r for r in run["results"] if r["properties"]["status"] == "baselined")
+    # Accepted, so code scanning does not open an alert for what the baseline or an ignore accepted.
     assert baselined["suppressions"][0]["kind"] == "external"
+    assert baselined["suppressions"][0]["status"] == "accepted"
 
 
 def test_sarif_uses_rule_docs_where_the_module_exists() -> None:
@@ -103,7 +105,8 @@ def test_sarif_uses_rule_docs_where_the_module_exists() -> None:
     data = json.loads(sarif.render(reports.overlap_pr(), CTX))
     rule = next(r for r in data["runs"][0]["tool"]["driver"]["rules"] if r["id"] == "optional-not-required")
     assert rule["shortDescription"]["text"] == doc.summary
-    assert "What it finds" in rule["help"]["markdown"]
+    assert "**What it finds**" in rule["help"]["markdown"]
+    assert "What it finds" in rule["help"]["text"] and "**" not in rule["help"]["text"]  # text is plain
 
 
 def test_sarif_file_uris_are_escaped() -> None:

@@ -1,8 +1,9 @@
 """SARIF 2.1.0 for code scanning (`github/codeql-action/upload-sarif`).
 
 `rules[]` carry the rule docs and a `helpUri` to the rule's section of docs/rules.md. Each result has a
-physical location and our fingerprint as a partial fingerprint, so code scanning tracks a finding across
-line moves exactly as the baseline does. Baselined and ignored findings are results with a suppression.
+physical location and the baseline's fingerprint as the partial fingerprint `tooldiff/v1` (upload-sarif
+adds its own line hash; which one code scanning matches alerts on is GitHub's choice). Baselined and
+ignored findings are results with an accepted suppression.
 
 Code scanning rejects a whole file with more than 25,000 results in a run, so past that the most severe new
 findings are kept, then accepted ones, and the run's invocation says how many were left out.
@@ -42,12 +43,13 @@ def _rule(code: str, example: Finding) -> dict[str, Any]:
             "defaultConfiguration": {"level": LEVELS.get(example.severity, "warning")},
         }
     help_md = "\n\n".join(f"**{title}**\n\n{body}" for title, body in doc.sections.items() if body)
+    help_text = "\n\n".join(f"{title}\n\n{body}" for title, body in doc.sections.items() if body)
     return {
         "id": code,
         "name": code,
         "shortDescription": {"text": doc.summary or code},
         "fullDescription": {"text": doc.sections.get("What it finds") or doc.summary or code},
-        "help": {"text": help_md or doc.summary or code, "markdown": help_md or doc.summary or code},
+        "help": {"text": help_text or doc.summary or code, "markdown": help_md or doc.summary or code},
         "helpUri": doc.help_uri,
         "defaultConfiguration": {"level": LEVELS.get(doc.severity, "warning")},
         "properties": {"tags": [doc.kind], "kind": doc.kind, "targets": list(doc.targets)},
@@ -81,7 +83,8 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
     if f.status in ACCEPTED:
         where = "an ignore in the tooldiff config" if f.status == "ignored" else "the tooldiff baseline"
         result["suppressions"] = [
-            {"kind": "external", "justification": f"{f.reason} ({where})" if f.reason else where}
+            {"kind": "external", "status": "accepted",
+             "justification": f"{f.reason} ({where})" if f.reason else where}
         ]
     return result
 
