@@ -173,3 +173,13 @@ def test_sarif_cut_keeps_new_findings_before_accepted_ones(
     assert [r["properties"]["status"] for r in run["results"]] == ["new", "new", "new"]
     assert "2 more results" in run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
     sarif_validator.validate(data)
+
+
+def test_a_pair_finding_points_at_the_other_tool_too() -> None:
+    run = json.loads(sarif.render(reports.overlap_pr(), CTX))["runs"][0]
+    pair = next(r for r in run["results"] if r["ruleId"] == "intent-overlap")
+    [other] = pair["relatedLocations"]
+    assert other["message"]["text"] == "search_docs"
+    assert other["physicalLocation"]["artifactLocation"]["uri"] == "tools/helpdesk.json"
+    assert other["physicalLocation"]["region"]["startLine"] != pair["locations"][0]["physicalLocation"][
+        "region"]["startLine"]

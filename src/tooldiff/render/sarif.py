@@ -56,7 +56,35 @@ def _rule(code: str, example: Finding) -> dict[str, Any]:
     }
 
 
-def _result(f: Finding, index: int) -> dict[str, Any]:
+Places = dict[tuple[str, str], list[tuple[str, int]]]  # (toolset, tool name) -> where each such tool is
+
+
+def _places(report: Report) -> Places:
+    out: Places = {}
+    for t in report.tools:
+        if t.file and not t.file.startswith("$(") and t.change != "removed":
+            out.setdefault((t.toolset, t.name), []).append((t.file, t.line))
+    return out
+
+
+def _location(file: str, line: int) -> dict[str, Any]:
+    location: dict[str, Any] = {"artifactLocation": {"uri": url_path(file), "uriBaseId": "%SRCROOT%"}}
+    if line > 0:
+        location["region"] = {"startLine": line}
+    return {"physicalLocation": location}
+
+
+def _related(f: Finding, places: Places) -> list[dict[str, Any]]:
+    """The other tools of a pair finding, where the report knows them (a diff lists the changed ones)."""
+    out: list[dict[str, Any]] = []
+    for name in f.tools:
+        for file, line in places.get((f.toolset, name), ()):
+            if (file, line) != (f.file, f.line):
+                out.append({**_location(file, line), "id": len(out), "message": {"text": name}})
+    return out
+
+
+def _result(f: Finding, index: int, places: Places | None = None) -> dict[str, Any]:
     text = f.message + (f"\nFix: {f.fix}" if f.fix else "")
     result: dict[str, Any] = {
         "ruleId": f.code,
@@ -74,12 +102,10 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
         },
     }
     if f.file:
-        location: dict[str, Any] = {
-            "artifactLocation": {"uri": url_path(f.file), "uriBaseId": "%SRCROOT%"}
-        }
-        if f.line > 0:
-            location["region"] = {"startLine": f.line}
-        result["locations"] = [{"physicalLocation": location}]
+        result["locations"] = [_location(f.file, f.line)]
+        related = _related(f, places or {}) if len(f.tools) > 1 else []
+        if related:
+            result["relatedLocations"] = related
     if f.status in ACCEPTED:
         where = "an ignore in the tooldiff config" if f.status == "ignored" else "the tooldiff baseline"
         result["suppressions"] = [
@@ -105,6 +131,7 @@ def as_dict(report: Report) -> dict[str, Any]:
     for f in findings:
         codes.setdefault(f.code, f)
     index = {code: i for i, code in enumerate(sorted(codes))}
+    places = _places(report)
     run: dict[str, Any] = {
         "tool": {
             "driver": {
@@ -116,7 +143,7 @@ def as_dict(report: Report) -> dict[str, Any]:
             }
         },
         "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The repository root."}}},
-        "results": [_result(f, index[f.code]) for f in findings],
+        "results": [_result(f, index[f.code], places) for f in findings],
         "columnKind": "unicodeCodePoints",
     }
     if len(findings) < len(every):
