@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any, ParamSpec, TypeVar
 
 from github import Auth, Github, GithubException, GithubRetry
+from urllib3.exceptions import MaxRetryError
 
 from tooldiff.anchors import FileLines, diff_lines
 
@@ -86,6 +87,9 @@ def finding_marker(fingerprint: str) -> str:
     return f"<!-- tooldiff:finding fp={fingerprint[:32]} -->"
 
 
+_NOT_REPEATED = re.compile(r"/pulls/\d+/reviews$|/check-runs$")
+
+
 class CappedRetry(GithubRetry):
     """GithubRetry (5xx, 429, secondary rate limits) that never sleeps longer than `max_wait` at a time."""
 
@@ -100,6 +104,15 @@ class CappedRetry(GithubRetry):
     def get_retry_after(self, response: Any) -> float | None:
         value = super().get_retry_after(response)
         return None if value is None else min(float(value), self.max_wait)
+
+    def increment(self, method: str | None = None, url: str | None = None, *args: Any, **kwargs: Any) -> Any:
+        # A review or check run GitHub answered 5xx may exist all the same: sent again, it would appear twice
+        # (its line comments too). The 5xx is the answer; the issue comment, found by listing, is retried.
+        response = kwargs.get("response") or (args[0] if args else None)
+        status = getattr(response, "status", 0) or 0
+        if method == "POST" and status >= 500 and _NOT_REPEATED.search((url or "").split("?")[0]):
+            raise MaxRetryError(kwargs.get("_pool"), url or "", None)  # type: ignore[arg-type]
+        return super().increment(method, url, *args, **kwargs)
 
 
 def make_client(api_url: str, token: str, *, retries: int = 4, backoff: float = 1.0,

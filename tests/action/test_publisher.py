@@ -273,3 +273,17 @@ def test_a_review_says_how_many_comments_it_posts_not_how_many_findings_there_ar
     more = [line(2, "ab" * 16), line(3, "cd" * 16)]  # the next push adds one finding
     publisher(fake).post_review(7, "a" * 40, more, lambda n: f"tooldiff: {n} new")
     assert [r.body["body"] for r in fake.calls("POST", "pulls/create-review")] == ["tooldiff: 1 new"] * 2
+
+
+def test_a_review_or_check_run_post_answered_5xx_is_not_sent_again(fake: FakeGitHub) -> None:
+    # GitHub may have made the review before it answered 502: a retry would post it, and its line comments,
+    # twice. The issue comment may be retried: the next listing finds and removes a second copy.
+    fake.fail("POST", r"/pulls/7/reviews$", 502, times=1)
+    with pytest.raises(GitHubError) as err:
+        publisher(fake).post_review(7, "a" * 40, [line(2, "ab" * 16)], "tooldiff")
+    assert err.value.status == 502 and len(fake.calls("POST", "pulls/create-review")) == 1
+    fake.fail("POST", r"/check-runs$", 503, times=1)
+    with pytest.raises(GitHubError):
+        publisher(fake).check_run("a" * 40, name="tooldiff", conclusion="success", title="t", summary="s",
+                                  annotations=[])
+    assert len(fake.calls("POST", "checks/create")) == 1
