@@ -32,14 +32,18 @@ def extend(source: FileSource, config: Config, chosen: Selection) -> Named | Non
     named = frozenset(chosen.paths) | {e.file for e in chosen.errors}
     specs = {spec_of(p, config) for p in chosen.paths} - {None}
     loose = [p for p in chosen.paths if spec_of(p, config) is None]
-    _, parsed, _ = read_parse(source, config, loose, chosen.explicit)
-    # Only a named file of one tool can be grouped with its folder; then every file there decides it.
-    folders = {posixpath.dirname(pf.path) for pf in parsed if len(pf.tools) == 1}
-    if not specs and not folders:
+    dirs = {posixpath.dirname(p) for p in loose}
+    if not specs and not dirs:
         return None
-    # What a run over the whole tree reads there (a config toolset's files may be anywhere).
-    everything = bool(specs) or "" in folders  # the root folder: the whole listing, as a full run makes it
-    around = select(source, config, () if everything else sorted(folders), named=False)
+    # What a run over the whole tree reads around them (a config toolset's files may be anywhere).
+    everything = bool(specs) or "" in dirs  # the root folder: the whole listing, as a full run makes it
+    around = select(source, config, () if everything else sorted(dirs), named=False)
+    # A folder whose files are all named (`check tools/`) groups as a full run does: nothing to add, and
+    # nothing to parse twice. Elsewhere, only a named file of one tool can be grouped with its folder.
+    unnamed = {posixpath.dirname(f) for f in around.paths if f not in named}
+    partial = [p for p in loose if posixpath.dirname(p) in unnamed]
+    _, parsed, _ = read_parse(source, config, partial, chosen.explicit)
+    folders = {posixpath.dirname(pf.path) for pf in parsed if len(pf.tools) == 1}
     extra = {f for f in around.paths if f not in named and (
         spec_of(f, config) in specs if spec_of(f, config) is not None else posixpath.dirname(f) in folders)}
     if not extra:
