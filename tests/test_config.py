@@ -204,3 +204,9 @@ def test_a_whole_number_written_as_a_float_is_an_integer() -> None:
     assert config.budgets.tool_tokens == 50 and type(config.budgets.tool_tokens) is int
     assert config.toolsets[0].budget == 100 and type(config.toolsets[0].budget) is int
     assert load_config(".tooldiff.yml", "chars_per_token: 3.5\n").chars_per_token == 3.5
+
+
+def test_a_broken_second_yaml_document_is_a_config_error_not_a_crash() -> None:
+    with pytest.raises(ConfigError) as err:
+        load_config(".tooldiff.yml", "fail_on: error\n---\nfoo: [\n")
+    assert err.value.line == 3 and "invalid YAML" in err.value.message

@@ -170,3 +170,14 @@ def test_an_ignore_that_matches_no_finding_is_noted(
     _, report = check(capsys, monkeypatch, tmp_path)
     assert "ignores: intent-overlap on 'serch_*' matches no finding." in report["notes"]
     assert not [n for n in report["notes"] if "send_*" in n]
+
+
+def test_an_ignore_of_a_rule_the_run_did_not_run_is_not_called_stale(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".tooldiff.yml").write_text(
+        "ignores:\n  - {code: intent-overlap, tool: 'send_*', reason: 'the mail tools stay apart'}\n")
+    write(tmp_path, {"mail.json": [SEND_MAIL, SEND_EMAIL]})
+    monkeypatch.chdir(tmp_path)
+    main(["check", "--format", "json", "--select", "missing-description"])
+    assert not [n for n in json.loads(capsys.readouterr().out)["notes"] if n.startswith("ignores:")]

@@ -43,15 +43,18 @@ def merge(a: Report, b: Report) -> Report:
         config_changes=a.config_changes + b.config_changes)
 
 
-def code_defined(report: Report, labels: dict[str, str]) -> Report:
+def code_defined(report: Report, head: str, base: str) -> Report:
     """A dump's tools and findings as code-defined, `$(head-tools build/tools.json)`, as a `command:`
-    source's are: no file of the repository holds them, so nothing annotates or links one."""
-    def placed(items: tuple[Any, ...]) -> tuple[Any, ...]:
-        return tuple(dataclasses.replace(x, file=f"$({labels[x.file]})") if x.file in labels else x
-                     for x in items)
+    source's are: no file of the repository holds them, so nothing annotates or links one. What is from the
+    base dump (resolved findings, removed tools) is labelled with it: both dumps may have one file name."""
+    def placed(items: tuple[Any, ...], label: str) -> tuple[Any, ...]:
+        return tuple(dataclasses.replace(x, file=f"$({label})") if x.file else x for x in items)
 
-    return dataclasses.replace(report, tools=placed(report.tools), findings=placed(report.findings),
-                               resolved=placed(report.resolved))
+    gone = tuple(t for t in report.tools if t.change == "removed")
+    kept = tuple(t for t in report.tools if t.change != "removed")
+    return dataclasses.replace(report, tools=placed(kept, head) + placed(gone, base or head),
+                               findings=placed(report.findings, head),
+                               resolved=placed(report.resolved, base or head))
 
 
 def _selection(settings: Settings) -> Selection:
@@ -78,8 +81,8 @@ def _diff(settings: Settings, plan: Plan) -> Report:
                                      config_path=settings.config or None, targets=tuple(settings.targets),
                                      adjust=chosen.apply)
         dumped = diffrun.run_diff_paths(base_dump, head_dump, config=config)
-        report = merge(report, code_defined(dumped, {base_dump.name: f"base-tools {settings.base_tools}",
-                                                     head_dump.name: f"head-tools {settings.head_tools}"}))
+        report = merge(report, code_defined(dumped, f"head-tools {settings.head_tools}",
+                                            f"base-tools {settings.base_tools}"))
     elif base_dump or head_dump:
         report = dataclasses.replace(report, notes=(
             *report.notes, "Code-defined tools were not compared: give both `base-tools` and `head-tools`."))
@@ -111,9 +114,10 @@ def _audit(settings: Settings, plan: Plan) -> Report:
     report = run_check(source, config, settings.paths, mode="audit", head_ref=head, baseline_source=trusted)
     head_dump = _dump(settings, settings.head_tools)
     if head_dump:
+        # The dump stands alone: its tools are not the repository's files beside it.
         dumped = run_check(WorktreeSource(head_dump.parent), config, [head_dump.name], mode="audit",
-                           head_ref=head)
-        report = merge(report, code_defined(dumped, {head_dump.name: f"head-tools {settings.head_tools}"}))
+                           head_ref=head, neighbours=False)
+        report = merge(report, code_defined(dumped, f"head-tools {settings.head_tools}", ""))
     if getattr(config, "sources", ()) and not head_dump:
         report = dataclasses.replace(report, notes=(*report.notes, COMMANDS_REFUSED))
     return report

@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tooldiff import mates, split, workers
 from tooldiff.baseline import apply_status, ignore_matches, load_baseline
@@ -95,17 +96,19 @@ def run_check(
     progress: Callable[[str], None] | None = None,
     baseline_source: FileSource | None = None,
     named: bool | None = None,
+    neighbours: bool = True,
 ) -> Report:
     """Analyse every toolset. Exact token methods cost more than the rest of a check, and no verdict
     depends on them, so they are counted only when asked for (None: every available method).
     `progress` hears the phase names (the CLI's progress line). The baseline is read from
     `baseline_source` if given (a trusted ref, when `source` is not), else from `source`. `named`: see
-    `discover.select`."""
+    `discover.select`. `neighbours`: named files are analysed in their whole toolsets (`mates`); off for
+    a file that stands alone (the Action's tool dump beside the repository's files)."""
     say = progress or (lambda _: None)
     with gc_paused():  # parsing, analysis and the report allocate a lot and free nothing cyclic
         say("reading tool files")
         chosen = select(source, config, paths, named)
-        near = mates.extend(source, config, chosen) if paths else None
+        near, known = mates.extend(source, config, chosen) if paths and neighbours else (None, {})
         if near is not None:
             chosen = near.selection
         baseline_bytes = (baseline_source or source).read_many([config.baseline]).get(config.baseline)
@@ -118,7 +121,7 @@ def run_check(
             report = assemble(mode, part.toolsets, part.tools, findings, part.stats, head_ref=head_ref,
                               token_methods=token_methods, fail_on=config.fail_on, notes=chosen.notes)
             return mates.cut(report, near.named) if near is not None else report
-        found = discover_selected(source, config, chosen, near.parsed if near is not None else None)
+        found = discover_selected(source, config, chosen, known)
         toolsets = mates.holding(found.toolsets, near.named) if near is not None else found.toolsets
         tools = sum(len(ts.tools) for ts in toolsets)
         say(f"analysing {tools:,} tool{'s' * (tools != 1)} in {len(toolsets):,} "
@@ -157,9 +160,15 @@ def unmatched_settings(config: Config, report: Report) -> list[str]:
 
 
 def unused_ignores(config: Config, report: Report) -> list[Ignore]:
-    """Ignores that no finding of the report matches: stale, or a typo in the code or the tool glob."""
-    return [ig for ig in config.ignores
-            if not any(ignore_matches(ig, f) for f in report.findings if f.status == "ignored")]
+    """Ignores that no finding of the report matches: stale, or a typo in the code or the tool glob. An
+    ignore of a rule this run did not run (`--select`) is not judged."""
+    ignored: dict[str, list[Any]] = {}
+    for f in report.findings:
+        if f.status == "ignored":
+            ignored.setdefault(f.code, []).append(f)
+    return [ig for ig in config.ignores if (ig.code == "*" or config.rule_enabled(ig.code))
+            and not any(ignore_matches(ig, f) for code in ([ig.code] if ig.code != "*" else ignored)
+                        for f in ignored.get(code, ()))]
 
 
 def shared_files(config: Config, report: Report) -> list[str]:

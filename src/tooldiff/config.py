@@ -20,7 +20,7 @@ import jsonschema  # type: ignore[import-untyped]
 import yaml
 
 from tooldiff.model import Severity
-from tooldiff.parsers.load import LoadError, load_yaml
+from tooldiff.parsers.load import DocumentErrors, LoadError, load_yaml
 from tooldiff.positions import yaml_node
 from tooldiff.rules import RULE_MODULES
 
@@ -182,6 +182,8 @@ def load_config(path: str, text: str) -> Config:
         docs = load_yaml(text)
     except LoadError as exc:
         raise ConfigError(path, exc.line, "", exc.message) from None
+    except DocumentErrors as exc:  # a later YAML document is broken: a config is one document anyway
+        raise ConfigError(path, exc.errors[0].line, "", exc.errors[0].message) from None
     if not docs or docs[0].value is None:
         return Config(file=path)
     data, node = docs[0].value, docs[0].node

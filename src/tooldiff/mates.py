@@ -24,17 +24,18 @@ from tooldiff.sources import FileSource
 class Named:
     selection: Selection  # the named files and the files of their toolsets
     named: frozenset[str]  # the files named: what the report is about
-    parsed: Mapping[str, ParsedFile]  # named files parsed while looking for their neighbours
 
 
-def extend(source: FileSource, config: Config, chosen: Selection) -> Named | None:
-    """The selection with the files that decide or complete its files' toolsets; None when there are none."""
+def extend(source: FileSource, config: Config, chosen: Selection
+           ) -> tuple[Named | None, Mapping[str, ParsedFile]]:
+    """The selection with the files that decide or complete its files' toolsets (None when there are none),
+    and the named files parsed on the way, for discovery to reuse."""
     named = frozenset(chosen.paths) | {e.file for e in chosen.errors}
     specs = {spec_of(p, config) for p in chosen.paths} - {None}
     loose = [p for p in chosen.paths if spec_of(p, config) is None]
     dirs = {posixpath.dirname(p) for p in loose}
     if not specs and not dirs:
-        return None
+        return None, {}
     # What a run over the whole tree reads around them (a config toolset's files may be anywhere).
     everything = bool(specs) or "" in dirs  # the root folder: the whole listing, as a full run makes it
     around = select(source, config, () if everything else sorted(dirs), named=False)
@@ -43,15 +44,15 @@ def extend(source: FileSource, config: Config, chosen: Selection) -> Named | Non
     unnamed = {posixpath.dirname(f) for f in around.paths if f not in named}
     partial = [p for p in loose if posixpath.dirname(p) in unnamed]
     _, parsed, _ = read_parse(source, config, partial, chosen.explicit)
+    known = {pf.path: pf for pf in parsed}
     folders = {posixpath.dirname(pf.path) for pf in parsed if len(pf.tools) == 1}
     extra = {f for f in around.paths if f not in named and (
         spec_of(f, config) in specs if spec_of(f, config) is not None else posixpath.dirname(f) in folders)}
     if not extra:
-        return None
+        return None, known
     paths = chosen.paths + [f for f in around.paths if f in extra]
     sizes = {**chosen.sizes, **{f: around.sizes.get(f, 0) for f in extra}}
-    selection = dataclasses.replace(chosen, paths=paths, sizes=sizes)
-    return Named(selection, named, {pf.path: pf for pf in parsed})
+    return Named(dataclasses.replace(chosen, paths=paths, sizes=sizes), named), known
 
 
 def holding(toolsets: list[Toolset], named: frozenset[str]) -> list[Toolset]:

@@ -457,3 +457,11 @@ def test_a_flag_named_for_writes_or_deletes_escalates(tool_name: str, flag: str)
     assert [p.pointer for p in found] == [f"/input_schema/properties/{flag}"]
     plain = {"type": "object", "properties": {"include_deleted": {"type": "boolean"}}}
     assert check("escalation_flag", tool(plain, name="sync_files", description="Sync the files.")) == []
+
+
+
+@pytest.mark.parametrize("flag",
+                         ["softDelete", "non_destructive", "skip_delete", "noDelete", "preventDelete"])
+def test_a_flag_that_makes_the_call_safer_does_not_escalate(flag: str) -> None:
+    schema = {"type": "object", "properties": {flag: {"type": "boolean"}}}
+    assert check("escalation_flag", tool(schema, name="update_record", description="Update a record.")) == []

@@ -68,6 +68,8 @@ _REDO_DESC = re.compile(
     re.I,
 )
 # "Set to false to skip the form": the dangerous value is false.
+# A word before the danger that makes it the safe choice: soft_delete, non_destructive, skip_delete.
+_SAFER = re.compile(r"(?:^|_)(?:no|non|not|skip|prevent|soft|safe|dry)_(?:delete|destructive|dangerous)")
 _FALSE_TRIGGERS = re.compile(r"\bfalse\b[^.]{0,20}\b(?:skip|bypass|without)", re.I)
 _TOP_SEVERITY = re.compile(r"^(p0|p1|sev[-_ ]?[01]|critical|emergency|urgent)$", re.I)
 _PAGES = re.compile(r"\b(page[sd]?\b|paging|on-?call|notif(?:y|ies|ied)|alert(?:s|ed)?|wake)", re.I)
@@ -113,8 +115,9 @@ def _snake(name: str) -> str:
 
 
 def _flag_name(name: str) -> bool:
-    """Whether a boolean of this name raises the blast radius."""
-    return bool(_FLAG.search(_snake(name)))
+    """Whether a boolean of this name raises the blast radius (`softDelete`, `non_destructive` lower it)."""
+    snake = _snake(name)
+    return bool(_FLAG.search(snake)) and not _SAFER.search(snake)
 
 
 def _redo(name: str, desc: str) -> bool:
