@@ -230,3 +230,12 @@ def test_an_item_of_a_tool_list_that_is_not_an_object_is_reported(path: str, dat
 
 def test_lists_that_are_not_tool_lists_may_hold_anything() -> None:
     assert not parse_bytes("t.json", b'{"tools": ["a", "b"], "x": [null, ' + GOOD_TOOL + b']}').errors
+
+
+def test_a_file_that_is_one_list_reports_its_items_that_are_not_objects() -> None:
+    parsed = parse_bytes("t.json", b"[\n  " + GOOD_TOOL + b',\n  "oops",\n  null\n]')
+    assert [t.name for t in parsed.tools] == ["ok"]
+    assert [(e.line, e.message) for e in parsed.errors] == [
+        (3, "item /1 of a tool list is a string, not a tool object"),
+        (4, "item /2 of a tool list is null, not a tool object"),
+    ]

@@ -87,7 +87,7 @@ def finding_marker(fingerprint: str) -> str:
     return f"<!-- tooldiff:finding fp={fingerprint[:32]} -->"
 
 
-_NOT_REPEATED = re.compile(r"/pulls/\d+/reviews$|/check-runs$")
+_NOT_REPEATED = re.compile(r"/pulls/\d+/(?:reviews|comments)$|/check-runs$")
 
 
 class CappedRetry(GithubRetry):
@@ -110,7 +110,9 @@ class CappedRetry(GithubRetry):
         # (its line comments too). The 5xx is the answer; the issue comment, found by listing, is retried.
         response = kwargs.get("response") or (args[0] if args else None)
         status = getattr(response, "status", 0) or 0
-        if method == "POST" and status >= 500 and _NOT_REPEATED.search((url or "").split("?")[0]):
+        # A read error (a timeout after the request went out) leaves the same doubt as a 5xx.
+        failed = status >= 500 or (response is None and kwargs.get("error") is not None)
+        if method == "POST" and failed and _NOT_REPEATED.search((url or "").split("?")[0]):
             raise MaxRetryError(kwargs.get("_pool"), url or "", None)  # type: ignore[arg-type]
         return super().increment(method, url, *args, **kwargs)
 

@@ -112,7 +112,7 @@ def _in_list(
                 rest.append(index)
             else:
                 hits.append((index, fields))
-        elif container is not None:
+        elif container is not None or not path:  # a tool list, or a file that is one list of records
             junk.append(index)
     if junk and hits:
         hits += [(index, Fields(NOT_A_TOOL, {"value": items[index]})) for index in junk]
