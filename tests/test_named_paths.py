@@ -181,3 +181,21 @@ def test_an_ignore_of_a_rule_the_run_did_not_run_is_not_called_stale(
     monkeypatch.chdir(tmp_path)
     main(["check", "--format", "json", "--select", "missing-description"])
     assert not [n for n in json.loads(capsys.readouterr().out)["notes"] if n.startswith("ignores:")]
+
+
+def test_a_named_link_leads_through_links_and_to_folders_and_obeys_exclude(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".tooldiff.yml").write_text("exclude: ['fixtures/**']\n")
+    write(tmp_path, {"tools/mail.json": [SEND_MAIL], "fixtures/bad.json": [tool("bad name!", "Bad.")]})
+    os.symlink("tools/mail.json", tmp_path / "link.json")
+    os.symlink("link.json", tmp_path / "chain.json")
+    os.symlink("tools", tmp_path / "folder")
+    os.symlink("fixtures/bad.json", tmp_path / "excluded.json")
+    for name in ("chain.json", "folder"):
+        _, report = check(capsys, monkeypatch, tmp_path, name)
+        assert [t["name"] for t in report["tools"]] == ["send_mail"], name
+    _, report = check(capsys, monkeypatch, tmp_path, "excluded.json")
+    assert report["tools"] == [] and not report["findings"]

@@ -181,7 +181,7 @@ def select(
     candidates = kept
     to_read: list[str] = []
     sizes: dict[str, int] = {}
-    candidates += _named_link_targets(source, paths, candidates, listed, errors)
+    candidates += _named_link_targets(source, paths, candidates, listed, errors, config)
     for path in candidates:
         target = source.symlink_target(path)
         if target is not None:
@@ -204,25 +204,45 @@ def select(
     return Selection(to_read, errors, explicit, sizes, notes)
 
 
+MAX_LINK_HOPS = 8
+
+
 def _named_link_targets(source: FileSource, paths: Sequence[str], candidates: Sequence[str],
-                        listed: Sequence[str], errors: list[ParseError]) -> list[str]:
-    """The files that links named outright lead to, as a scan finds them under their own names; a link that
-    leads to no file (a missing target, a loop) is an error, not silence."""
-    named = {p.strip().removeprefix("./").rstrip("/") for p in paths}
-    present, out = set(listed), []
+                        listed: Sequence[str], errors: list[ParseError], config: Config) -> list[str]:
+    """The files that links named outright lead to (through other links, to a file or a folder), as a scan
+    finds them under their own names and as the config's `paths` and `exclude` let it; a link that leads to
+    no file (a missing target, a loop) is an error, not silence."""
+    named = {_plain(p) for p in paths}
+    present, taken, out = set(listed), set(candidates), []
+
+    def allowed(f: str) -> bool:
+        return not any(glob_match(f, g) for g in config.exclude) and (
+            not config.paths or any(_configured(f, g) for g in config.paths))
+
     for path in [c for c in candidates if c in named]:
-        target = source.symlink_target(path)
-        if target is None or source.link_leaves(path, target):
-            continue
-        real = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
-        if real in present and source.symlink_target(real) is None:
-            if real not in candidates and real not in out:
-                out.append(real)
-        else:
+        real, hops = path, 0
+        while (target := source.symlink_target(real)) is not None and hops < MAX_LINK_HOPS:
+            if source.link_leaves(real, target):
+                break  # reported where links are read (`select`)
+            real, hops = posixpath.normpath(posixpath.join(posixpath.dirname(real), target)), hops + 1
+        if hops == 0 or (source.symlink_target(real) is not None and hops < MAX_LINK_HOPS):
+            continue  # not a link, or it leaves the tree
+        found = [real] if real in present else [f for f in listed if f.startswith(real + "/")]
+        if not found or source.symlink_target(real) is not None:
             errors.append(ParseError(file=path, line=1, message="symlink leads to no file in the repository "
                                      "(a missing target, or a loop of links)",
-                                     fix="Point the link at a file, or remove it."))
+                                     fix="Point the link at a file or a folder, or remove it."))
+            continue
+        for f in found:  # the file linked to, or the tool files of the folder linked to
+            if f not in taken and allowed(f) and (f == real or _is_tool_file(f)):
+                taken.add(f)
+                out.append(f)
     return out
+
+
+def _plain(path: str) -> str:
+    """A path as the command line gave it, as listings write it."""
+    return path.strip().removeprefix("./").rstrip("/")
 
 
 def _left_out(

@@ -12,6 +12,7 @@ Two signals are judged together:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tooldiff.args import Arg, arg_terms, named_thing, unmatched_required
 from tooldiff.lexicon import lexicon
@@ -209,12 +210,18 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
 def _same_text(a: ToolView, b: ToolView) -> bool:
     """`get_weather` / `lookup_weather`, both "Get the current weather for a city.": one description of at
     least four words, and names that differ in their action words alone."""
-    text_a, text_b = (" ".join(v.tool.description.lower().split()).rstrip(".") for v in (a, b))
-    if text_a != text_b or len(text_a.split()) < 4:
+    text_a, text_b = _plain_text(a.tool.description), _plain_text(b.tool.description)
+    if text_a != text_b or text_a.count(" ") < 3:
         return False
     actions = lexicon().action_classes
     objects_a, objects_b = (frozenset(t for t in v.core if t not in actions) for v in (a, b))
     return bool(objects_a) and objects_a == objects_b
+
+
+@lru_cache(maxsize=65536)
+def _plain_text(description: str) -> str:
+    """Case, spacing and a final full stop aside (asked of each tool once per candidate pair)."""
+    return " ".join(description.lower().split()).rstrip(".")
 
 
 def _one_or_all(a: ToolView, b: ToolView) -> bool:
