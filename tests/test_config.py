@@ -87,6 +87,9 @@ def test_values_in_messages_are_written_as_in_yaml() -> None:
     assert error("budgets:\n  tool_tokens: abc\n").message == "\"abc\" is not of type 'integer'"
     assert error("budgets:\n  tool_tokens: café\n").message == "\"café\" is not of type 'integer'"
     assert error("budgets:\n  tool_tokens: .inf\n").message == ".inf is not of type 'integer'"
+    # lists and choices as YAML and JSON write them, not as Python's ['paths'] and ['error', ...]
+    assert error("budgets: [paths]\n").message == '["paths"] is not of type \'object\''
+    assert error("fail_on: errors\n").message.startswith('"errors" is not one of "error", "warning"')
     # a character that is not printable stays escaped, as Python's repr had it
     assert error('budgets:\n  tool_tokens: "a\\u202eb"\n').message == "\"a\\u202eb\" is not of type 'integer'"
 

@@ -334,11 +334,19 @@ def _as_written(error: jsonschema.ValidationError) -> str:
     """jsonschema opens most messages with the value's Python repr (None, True, 'abc'); a config's author
     wrote YAML, so the value is shown as JSON (null, true, "abc")."""
     value, message = error.instance, str(error.message)
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        shown = repr(value)
-        if message.startswith(shown):
-            return _yaml_scalar(value) + message[len(shown):]
+    if error.validator == "enum" and isinstance(error.validator_value, list):
+        return f"{_as_yaml(value)} is not one of {', '.join(map(_as_yaml, error.validator_value))}"
+    shown = repr(value)
+    if message.startswith(shown):
+        return _as_yaml(value) + message[len(shown):]
     return message
+
+
+def _as_yaml(value: Any) -> str:
+    """A value as its author wrote it: scalars as `_yaml_scalar`, lists and mappings as JSON (flow YAML)."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return _yaml_scalar(value)
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _yaml_scalar(value: str | int | float | bool | None) -> str:
