@@ -64,8 +64,13 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out) + "(?:/.*)?")  # a folder pattern matches what is under it
 
 
+def _plain(path: str) -> str:
+    """A path or glob as written (`./tools/`), as listings write it (`tools`)."""
+    return path.strip().removeprefix("./").rstrip("/")
+
+
 def glob_match(path: str, pattern: str) -> bool:
-    pattern = pattern.strip().removeprefix("./").rstrip("/")
+    pattern = _plain(pattern)
     if not pattern or pattern == ".":
         return True
     if _glob_regex(pattern).fullmatch(path):
@@ -87,26 +92,36 @@ def _is_tool_file(path: str) -> bool:
     return path.lower().endswith(TOOL_EXTENSIONS) and not _skipped(path)
 
 
+def _named_by_toolset(path: str, config: Config) -> bool:
+    # A toolset's globs name files as `paths` globs do, whatever the extension (`*.snap`: github-mcp-server's
+    # one-tool files) and even in dist/.
+    return any(_configured(path, g) for spec in config.toolsets for g in spec.files)
+
+
+def _in_paths(path: str, config: Config) -> bool:
+    """Inside the config's `paths` (all of the tree without any); a toolset's files are read too: `paths`
+    must not make a declared toolset vanish."""
+    if not config.paths or any(_configured(path, g) for g in config.paths):
+        return True
+    return _named_by_toolset(path, config)
+
+
+def _excluded(path: str, config: Config) -> str | None:
+    """The `exclude` glob that leaves the file out, if one does."""
+    return next((g for g in config.exclude if glob_match(path, g)), None)
+
+
 def _select(
     all_files: list[str], config: Config, paths: Sequence[str], folder_links: frozenset[str] = frozenset()
 ) -> tuple[list[str], list[ParseError]]:
     """Candidate files, and errors for paths that name nothing. A scan also takes the symlinks to folders
     (they may lead out of the tree with tool files in them)."""
-    named = [g for spec in config.toolsets for g in spec.files]  # as `paths` globs: they may name dist/
-
-    def in_toolset(f: str) -> bool:
-        # Whatever the extension, as a `paths` glob: `*.snap` names github-mcp-server's one-tool files.
-        return any(_configured(f, g) for g in named)
-
-    def in_paths(f: str) -> bool:  # a toolset's files are read too: `paths` must not make one vanish
-        return not config.paths or any(_configured(f, g) for g in config.paths) or in_toolset(f)
-
     if paths:
         chosen: list[str] = []
         errors: list[ParseError] = []
         present = set(all_files)
         for raw in paths:
-            p = raw.strip().removeprefix("./").rstrip("/")
+            p = _plain(raw)
             if p in present:
                 chosen.append(p)  # named explicitly: read whatever its extension
                 continue
@@ -120,15 +135,15 @@ def _select(
             chosen.extend(under)
         # What a run over the whole tree reads, as it reads it: a file the config's `paths` leave out is
         # not a tool file here either (pre-commit names a changed test fixture CI never checks).
-        return [f for f in dict.fromkeys(chosen) if in_paths(f)], errors
+        return [f for f in dict.fromkeys(chosen) if _in_paths(f, config)], errors
 
     if config.paths:
-        return [f for f in all_files if in_paths(f)], []
+        return [f for f in all_files if _in_paths(f, config)], []
 
     def wanted(f: str) -> bool:
         if f in folder_links:  # a link to a folder, unless it is (or is in) a folder discovery skips
             return not any(part in SKIP_DIRS for part in f.split("/"))
-        return _is_tool_file(f) or in_toolset(f)
+        return _is_tool_file(f) or _named_by_toolset(f, config)
 
     return [f for f in all_files if wanted(f)], []
 
@@ -136,7 +151,7 @@ def _select(
 def literal_prefix(pattern: str) -> str:
     """The leading part of a glob without wildcards (`dist/tools/*.json` -> `dist/tools`, `dist` -> `dist`):
     a vendored or generated folder named there is wanted; one that a wildcard reaches is still skipped."""
-    parts = pattern.strip().removeprefix("./").rstrip("/").split("/")
+    parts = _plain(pattern).split("/")
     return "/".join(takewhile(lambda part: not any(c in part for c in "*?["), parts))
 
 
@@ -152,7 +167,7 @@ def _configured(path: str, pattern: str) -> bool:
 def named_paths(config: Config, paths: Sequence[str]) -> list[str]:
     """What the command line or the config names: a source lists these even in folders it skips."""
     if paths:
-        return [p.strip().removeprefix("./").rstrip("/") for p in paths]
+        return [_plain(p) for p in paths]
     globs = [*config.paths, *(g for spec in config.toolsets for g in spec.files)]
     return [prefix for g in globs if (prefix := literal_prefix(g))]
 
@@ -176,7 +191,7 @@ def select(
     listed = source.list_files(named_paths(config, paths))
     candidates, errors = _select(listed, config, paths, source.folder_links)
     explicit = (bool(paths) if named is None else named) or bool(config.paths)
-    kept = [f for f in candidates if not any(glob_match(f, g) for g in config.exclude)]
+    kept = [f for f in candidates if _excluded(f, config) is None]
     notes = _left_out(listed, paths, candidates, config) if paths else []
     candidates = kept
     to_read: list[str] = []
@@ -215,10 +230,6 @@ def _named_link_targets(source: FileSource, paths: Sequence[str], candidates: Se
     named = {_plain(p) for p in paths}
     present, taken, out = set(listed), set(candidates), []
 
-    def allowed(f: str) -> bool:
-        return not any(glob_match(f, g) for g in config.exclude) and (
-            not config.paths or any(_configured(f, g) for g in config.paths))
-
     for path in [c for c in candidates if c in named]:
         real, hops = path, 0
         while (target := source.symlink_target(real)) is not None and hops < MAX_LINK_HOPS:
@@ -234,15 +245,11 @@ def _named_link_targets(source: FileSource, paths: Sequence[str], candidates: Se
                                      fix="Point the link at a file or a folder, or remove it."))
             continue
         for f in found:  # the file linked to, or the tool files of the folder linked to
-            if f not in taken and allowed(f) and (f == real or _is_tool_file(f)):
+            if f not in taken and _in_paths(f, config) and _excluded(f, config) is None and (
+                    f == real or _is_tool_file(f)):
                 taken.add(f)
                 out.append(f)
     return out
-
-
-def _plain(path: str) -> str:
-    """A path as the command line gave it, as listings write it."""
-    return path.strip().removeprefix("./").rstrip("/")
 
 
 def _left_out(
@@ -251,12 +258,12 @@ def _left_out(
     """A file named outright that the config leaves out (outside `paths`, or `exclude`): said, not silent."""
     present, inside = set(listed), set(in_paths)
     out = []
-    for f in (p.strip().removeprefix("./").rstrip("/") for p in paths):
+    for f in map(_plain, paths):
         if f not in present:
             continue
         if f not in inside:
             out.append(f"{f}: not checked, as the config's paths leave it out.")
-        elif glob := next((g for g in config.exclude if glob_match(f, g)), None):
+        elif glob := _excluded(f, config):
             out.append(f"{f}: not checked, as the config excludes it ({glob}).")
     return out
 
