@@ -6,7 +6,6 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from tooldiff import mates, split, workers
 from tooldiff.baseline import apply_status, ignore_matches, load_baseline
@@ -162,13 +161,9 @@ def unmatched_settings(config: Config, report: Report) -> list[str]:
 def unused_ignores(config: Config, report: Report) -> list[Ignore]:
     """Ignores that no finding of the report matches: stale, or a typo in the code or the tool glob. An
     ignore of a rule this run did not run (`--select`) is not judged."""
-    ignored: dict[str, list[Any]] = {}
-    for f in report.findings:
-        if f.status == "ignored":
-            ignored.setdefault(f.code, []).append(f)
+    ignored = [f for f in report.findings if f.status == "ignored"]
     return [ig for ig in config.ignores if (ig.code == "*" or config.rule_enabled(ig.code))
-            and not any(ignore_matches(ig, f) for code in ([ig.code] if ig.code != "*" else ignored)
-                        for f in ignored.get(code, ()))]
+            and not any(ignore_matches(ig, f) for f in ignored)]
 
 
 def shared_files(config: Config, report: Report) -> list[str]:
