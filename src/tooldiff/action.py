@@ -18,23 +18,17 @@ from pathlib import Path
 from typing import Any, cast
 
 from tooldiff import actionout, actionpost, gha
+from tooldiff.baseline import BaselineError
+from tooldiff.config import ConfigError
 from tooldiff.eventplan import Plan, plan_event
 from tooldiff.github import Publisher, make_client
+from tooldiff.gitread import GitError
 from tooldiff.model import Report
 from tooldiff.settings import FailOn, Settings, SettingsError, from_env
-
-
-def _run_errors() -> tuple[type[Exception], ...]:
-    from tooldiff.baseline import BaselineError
-    from tooldiff.config import ConfigError
-    from tooldiff.gitread import GitError
-    from tooldiff.sources import PathsError
-
-    return (ConfigError, GitError, BaselineError, PathsError)
-
+from tooldiff.sources import PathsError
 
 # What a run's input can be wrong with (config, baseline, refs, paths): exit 2, said where it is read.
-RUN_ERRORS = _run_errors()
+RUN_ERRORS: tuple[type[Exception], ...] = (ConfigError, GitError, BaselineError, PathsError)
 BAD_INPUT: tuple[type[Exception], ...] = (SettingsError, *RUN_ERRORS, json.JSONDecodeError)
 
 
@@ -160,7 +154,6 @@ def _could_not_analyse(
 
 def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None,
          client: Callable[[], Any] | None = None) -> int:
-    from tooldiff.config import ConfigError
     from tooldiff.render.escape import plain
 
     env = os.environ if env is None else env
