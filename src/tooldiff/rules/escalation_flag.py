@@ -48,7 +48,7 @@ _FLAG = re.compile(
     r"(?:^|_)(paging|oncall|on_call|notify|notify_all|alert|broadcast|everyone|all_users|escalate"
     r"|force|skip_(?:checks?|review|approval|confirmation|hooks|verification)|no_verify|bypass(?!_cache)|override"
     r"|permanent(?:ly)?|hard_delete|purge|send_email|send_sms|charge|auto_deploy|deploy"
-    r"|allow_(?:destructive|dangerous|writes?|deletes?|delete_\w+)|destructive|dangerous|delete(?:_\w+)?"
+    r"|allow_(?:writes?|deletes)|destructive|dangerous|delete(?:_\w+)?"  # allow_delete(_x): delete
     r"|drop_target|drop_existing)(?:_|$)",
     re.I,
 )
