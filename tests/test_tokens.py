@@ -272,3 +272,13 @@ def test_recipe_vector_measured_against_the_api() -> None:
 ])
 def test_the_rendering_is_harmony_s(schema: dict[str, Any], expected: str) -> None:
     assert tokens_openai.render_tool(make(schema, name="f", description="")) == expected + "\n\n"
+
+
+@pytest.mark.parametrize("key", ["oneOf", "items"])
+def test_a_deep_schema_renders_to_a_depth_and_then_any(key: str) -> None:
+    # A oneOf does not indent its variants: only a depth count bounds the recursion.
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(2000):
+        schema = {"oneOf": [schema]} if key == "oneOf" else {"type": "array", "items": schema}
+    text = tokens_openai.render_tool(make({"type": "object", "properties": {"a": schema}}, name="f"))
+    assert "any" in text and text.count("|") <= 2 * tokens_openai.MAX_RENDER_DEPTH + 2

@@ -90,26 +90,27 @@ def _literal(value: str) -> str:
     return f'"{value}"'  # as harmony writes an enum string: no JSON escapes
 
 
-def _ts_type(schema: Any, indent: str) -> str:
+def _ts_type(schema: Any, indent: str, depth: int) -> str:
     """A property's type as harmony's `json_schema_to_typescript` writes it (openai-harmony 0.0.8): an enum
     only of strings, `oneOf` as one line per variant, `anyOf` and `const` as `any`, `nullable` as `| null`;
     nested objects as the API counts them (`_one_type`)."""
-    if not isinstance(schema, dict) or len(indent) > 4 * MAX_RENDER_DEPTH:
+    if not isinstance(schema, dict) or depth > MAX_RENDER_DEPTH:
         return "any"
     if isinstance(schema.get("oneOf"), list) and schema["oneOf"]:
-        return "\n" + "".join(f"{indent} | {_ts_type(v, indent)}\n" for v in schema["oneOf"]) + indent
+        variants = (_ts_type(v, indent, depth + 1) for v in schema["oneOf"])
+        return "\n" + "".join(f"{indent} | {v}\n" for v in variants) + indent
     t = schema.get("type")
     if isinstance(t, list):
-        out = " | ".join(_one_type(str(x), schema, indent) for x in t) or "any"
+        out = " | ".join(_one_type(str(x), schema, indent, depth) for x in t) or "any"
     else:
-        out = _one_type(str(t), schema, indent) if isinstance(t, str) else "any"
+        out = _one_type(str(t), schema, indent, depth) if isinstance(t, str) else "any"
     return f"{out} | null" if schema.get("nullable") is True and out != "any" else out
 
 
-def _one_type(t: str, schema: dict[str, Any], indent: str) -> str:
+def _one_type(t: str, schema: dict[str, Any], indent: str, depth: int) -> str:
     if t == "string":
-        values = [v for v in schema.get("enum") or () if isinstance(v, str)] if isinstance(
-            schema.get("enum"), list) else []
+        enum = schema.get("enum")
+        values = [v for v in enum if isinstance(v, str)] if isinstance(enum, list) else []
         return " | ".join(map(_literal, values)) if values else "string"
     if t in ("integer", "number"):
         return "number"
@@ -117,7 +118,7 @@ def _one_type(t: str, schema: dict[str, Any], indent: str) -> str:
         return t
     if t == "array":
         items = schema.get("items")
-        return f"{_ts_type(items, indent)}[]" if isinstance(items, dict) else "Array<any>"
+        return f"{_ts_type(items, indent, depth + 1)}[]" if isinstance(items, dict) else "Array<any>"
     if t == "object":
         # Nested as the chat API was measured to count it (see `test_recipe_vector_measured_against_the_api`):
         # two spaces in, the brace closed at the field's indent. Harmony indents four, closes four in and
@@ -125,7 +126,8 @@ def _one_type(t: str, schema: dict[str, Any], indent: str) -> str:
         props = schema.get("properties")
         if not isinstance(props, dict) or not props:
             return "object"  # as before this measurement and hmarr/openai-chat-tokens; harmony writes `{ }`
-        return "{\n" + "".join(line + "\n" for line in _fields(schema, indent + "  ")) + f"{indent}}}"
+        fields = _fields(schema, indent + "  ", depth + 1)
+        return "{\n" + "".join(line + "\n" for line in fields) + f"{indent}}}"
     return "any"
 
 
@@ -139,7 +141,7 @@ def _default(prop: dict[str, Any]) -> str:
     return json.dumps(default, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-def _fields(schema: dict[str, Any], indent: str) -> list[str]:
+def _fields(schema: dict[str, Any], indent: str, depth: int) -> list[str]:
     raw_required = schema.get("required")
     required: list[Any] = raw_required if isinstance(raw_required, list) else []
     lines: list[str] = []
@@ -156,8 +158,9 @@ def _fields(schema: dict[str, Any], indent: str) -> list[str]:
             lines += [f"{indent}// - {json.dumps(x, ensure_ascii=False, separators=(',', ':'))}"
                       for x in spec["examples"]]
         optional = "" if name in required else "?"
-        kind = _ts_type(prop, indent)
-        line = f"{indent}{name}{optional}:{'' if kind.startswith(chr(10)) else ' '}{kind},"
+        kind = _ts_type(prop, indent, depth)
+        gap = "" if kind.startswith("\n") else " "  # a oneOf starts its own lines
+        line = f"{indent}{name}{optional}:{gap}{kind},"
         if "default" in spec:
             line += f" // default: {_default(spec)}"
         lines.append(line)
@@ -174,9 +177,9 @@ def render_tool(tool: Tool) -> str:
     elif schema.get("type") != "object":
         lines.append(f"type {tool.name} = (_: any) => any;")
     else:
-        head = f"// {schema['description']}\n" if isinstance(schema.get("description"), str) and \
-            schema["description"] else ""
-        fields = _fields(schema, "") if isinstance(schema.get("properties"), dict) else []
+        about = schema.get("description")
+        head = f"// {about}\n" if isinstance(about, str) and about else ""
+        fields = _fields(schema, "", 1) if isinstance(schema.get("properties"), dict) else []
         lines.append(f"type {tool.name} = (_: {head}{{")
         lines += fields
         lines.append("}) => any;")
