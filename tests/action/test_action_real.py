@@ -394,13 +394,13 @@ def test_a_sarif_file_on_a_pull_request_says_it_holds_the_changed_tools_only(
 def test_an_audit_s_tool_dump_stands_alone_beside_one_tool_files(fake: FakeGitHub, tmp_path: Path) -> None:
     """A dump at the workspace root must not join the root's folder of one-tool files as one toolset."""
     pr = PullRequest(tmp_path, fake)
-    search = {"name": "search_docs", "description": "Search the documentation by keyword.",
+    search = {"name": "search_manual", "description": "Search the manual by keyword.",
               "input_schema": {"type": "object", "properties": {"query": {"type": "string"}}}}
-    pr.push({"search.json": search, "fetch.json": {**search, "name": "fetch_page",
-                                                   "description": "Fetch one page by its URL."}})
-    (pr.repo / "head-tools.json").write_text(json.dumps([{**search, "name": "find_docs"}]))
+    # A folder of one-tool files, and the dump written beside them (the root holds a many-tool file).
+    pr.push({"agent/search.json": search, "agent/fetch.json": {**search, "name": "fetch_page",
+                                                               "description": "Fetch one page by its URL."}})
+    (pr.repo / "agent" / "head-tools.json").write_text(json.dumps([{**search, "name": "find_manual"}]))
     run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head, comment="off",
-        head_tools="head-tools.json", json_file="report.json", fail_on="never")
+        head_tools="agent/head-tools.json", json_file="report.json", fail_on="never")
     report = json.loads((pr.repo / "report.json").read_text())
-    sets = {t["name"]: t["toolset"] for t in report["tools"]}
-    assert sets["find_docs"] != sets["search_docs"]
+    assert not [f for f in report["findings"] if set(f["tools"]) == {"find_manual", "search_manual"}]
