@@ -109,6 +109,24 @@ def test_sarif_uses_rule_docs_where_the_module_exists() -> None:
     assert "What it finds" in rule["help"]["text"] and "**" not in rule["help"]["text"]  # text is plain
 
 
+def test_sarif_rule_level_follows_the_configured_severity() -> None:
+    """A rule whose severity the config changed says so in `rules[]`, as its results do: code scanning shows
+    the rule's default level where a result has none of its own."""
+    code = "missing-description"  # a warning by default; the report's findings of it are info
+    report = reports.overlap_pr()
+    data = json.loads(sarif.render(report, CTX))
+    rule = next(r for r in data["runs"][0]["tool"]["driver"]["rules"] if r["id"] == code)
+    assert {f.severity for f in report.findings if f.code == code} == {"info"}
+    assert rule["defaultConfiguration"]["level"] == "note"
+    mixed = replace(report, findings=[*report.findings, *(
+        replace(f, severity="error", fingerprint=f.fingerprint + "x")
+        for f in report.findings if f.code == code
+    )])
+    data = json.loads(sarif.render(mixed, CTX))
+    rule = next(r for r in data["runs"][0]["tool"]["driver"]["rules"] if r["id"] == code)
+    assert rule["defaultConfiguration"]["level"] == "warning"  # severities differ: the rule's own
+
+
 def test_sarif_file_uris_are_escaped() -> None:
     report = reports.hostile()
     data = json.loads(sarif.render(report, CTX))

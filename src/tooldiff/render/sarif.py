@@ -29,7 +29,8 @@ MAX_RESULTS = 25_000
 BASELINE_STATE = {"new": "new", "existing": "unchanged", "baselined": "unchanged", "ignored": "unchanged"}
 
 
-def _rule(code: str, example: Finding) -> dict[str, Any]:
+def _rule(code: str, example: Finding, severity: str | None) -> dict[str, Any]:
+    """`severity`: what every finding of the code has, when they agree (the config may have changed it)."""
     try:
         doc: RuleDoc | None = rule_doc(code)
     except KeyError:
@@ -51,7 +52,7 @@ def _rule(code: str, example: Finding) -> dict[str, Any]:
         "fullDescription": {"text": doc.sections.get("What it finds") or doc.summary or code},
         "help": {"text": help_text or doc.summary or code, "markdown": help_md or doc.summary or code},
         "helpUri": doc.help_uri,
-        "defaultConfiguration": {"level": LEVELS.get(doc.severity, "warning")},
+        "defaultConfiguration": {"level": LEVELS.get(severity or doc.severity, "warning")},
         "properties": {"tags": [doc.kind], "kind": doc.kind, "targets": list(doc.targets)},
     }
 
@@ -128,8 +129,11 @@ def as_dict(report: Report) -> dict[str, Any]:
     every = ordered(report.findings)
     findings = _kept(every)
     codes: dict[str, Finding] = {}
+    severities: dict[str, set[str]] = {}
     for f in findings:
         codes.setdefault(f.code, f)
+        severities.setdefault(f.code, set()).add(f.severity)
+    agreed = {code: next(iter(s)) if len(s) == 1 else None for code, s in severities.items()}
     index = {code: i for i, code in enumerate(sorted(codes))}
     places = _places(report)
     run: dict[str, Any] = {
@@ -139,7 +143,7 @@ def as_dict(report: Report) -> dict[str, Any]:
                 "version": tooldiff.__version__,
                 "semanticVersion": tooldiff.__version__,
                 "informationUri": PROJECT_URL,
-                "rules": [_rule(code, codes[code]) for code in sorted(codes)],
+                "rules": [_rule(code, codes[code], agreed[code]) for code in sorted(codes)],
             }
         },
         "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The repository root."}}},
