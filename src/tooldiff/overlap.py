@@ -17,7 +17,7 @@ from functools import lru_cache
 from tooldiff.args import Arg, arg_terms, named_thing, unmatched_required
 from tooldiff.lexicon import lexicon
 from tooldiff.pairs import ToolView
-from tooldiff.terms import mentions, names_alias, reversed_direction, text_terms, words
+from tooldiff.terms import bounds, names_alias, reversed_direction, text_terms, words
 
 COVER_MIN = 0.5  # share of a summary's terms the other tool's text must hold, both ways
 COVER_FULL, COVER_LOW = 0.99, 0.3  # or: one summary wholly inside the other's text, and a little back
@@ -193,7 +193,7 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
     if alias:
         return Overlap(1.0, _shared_terms(a, b), same_shape, True)
     if a.name != b.name and (
-        mentions(a.terms.contrast_sentences, b.name) or mentions(b.terms.contrast_sentences, a.name)
+        bounds(a.terms.contrast_sentences, b.name) or bounds(b.terms.contrast_sentences, a.name)
     ):
         return None  # a stated boundary
     low, high = sorted((_cover(a, b), _cover(b, a)))

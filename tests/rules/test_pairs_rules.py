@@ -451,3 +451,48 @@ def test_a_pair_of_two_tools_of_one_name_says_where_each_is(tmp_path: Path) -> N
     [pair] = [f for f in report.findings if f.code == "intent-overlap"]
     assert pair.message.endswith("Both are named add_meeting: the one at tools.json:2 and the one at "
                                  "tools.json:17."), pair.message
+
+
+SEARCH_DOCS = {
+    "name": "search_docs",
+    "description": "Search the documentation corpus for pages matching a query.",
+    "input_schema": {
+        "type": "object",
+        "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
+        "required": ["query", "limit"],
+    },
+}
+FIND_DOCUMENT = {
+    "name": "find_document",
+    "description": "Find documents relevant to a user's question.",
+    "input_schema": {
+        "type": "object",
+        "properties": {"question": {"type": "string"}, "top_k": {"type": "integer"}},
+        "required": ["question", "top_k"],
+    },
+}
+
+
+@pytest.mark.parametrize("guidance", [
+    "Use for keyword lookups; for natural-language questions use find_document.",
+    "Prefer find_document when the request is phrased as a natural language question.",
+    "For exact keyword matches use this tool, not find_document.",
+    "Use find_document instead for semantic search.",
+])
+def test_routing_guidance_by_phrasing_is_no_boundary(guidance: str) -> None:
+    """Seed 001: three sentences of routing guidance ("search_docs is for keyword lookups and find_document
+    is for natural-language questions") moved the traffic "not far enough to matter": the ambiguity is in
+    the request. A boundary by how the request is worded leaves the overlap; a merge fixes it."""
+    tools = [{**SEARCH_DOCS, "description": f"{SEARCH_DOCS['description']} {guidance}"}, FIND_DOCUMENT]
+    got = run_toolset([make_tool(t, i) for i, t in enumerate(tools)])
+    assert got.pairs[("find_document", "search_docs")][0] == "intent-overlap"
+
+
+def test_boundary_by_what_the_request_names_still_counts() -> None:
+    """A boundary by the thing asked for (PDF files, one request by its number) is one a request states."""
+    tools = [
+        {**SEARCH_DOCS, "description": f"{SEARCH_DOCS['description']} For PDF files use find_document."},
+        FIND_DOCUMENT,
+    ]
+    got = run_toolset([make_tool(t, i) for i, t in enumerate(tools)])
+    assert ("find_document", "search_docs") not in got.pairs
