@@ -113,8 +113,8 @@ def test_diff_says_when_a_rename_leaves_a_baselined_finding_behind(
     git(root, "mv", "tools.json", "agent.json")
     commit(root)
     code, out, _ = run(capsys, "diff", "--base", "HEAD~1")
-    note = ("1 finding accepted in .tooldiff-baseline.json moved with a renamed toolset or tool, so the "
-            "baseline no longer names it: run `tooldiff baseline` in this PR to carry it over.")
+    note = ("1 finding accepted in .tooldiff-baseline.json moved with a renamed or moved toolset or tool, so "
+            "the baseline no longer names it: run `tooldiff baseline` in this PR to carry it over.")
     assert code == 0 and note in out
 
 

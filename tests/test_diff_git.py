@@ -681,3 +681,55 @@ def test_targets_of_a_folder_toolset_that_splits_at_head_are_said_to_be_lost(tmp
     commit(root, {"mcp/tickets/bulk.json": bulk})
     report = run_diff(root, "main", "HEAD")
     assert any("toolset_targets: 'mcp/tickets' names the folder's toolset" in n for n in report.notes)
+
+
+WEATHER = [
+    tool("get_forecast", "Get the weather forecast for a city.", {"city": {"type": "string"}}, ["city"]),
+    tool("get_alerts", "List active weather alerts for a US state.", {"state": {"type": "string"}},
+         ["state"]),
+]
+
+
+def _moved_repo(tmp_path: Path) -> tuple[Path, list[Any]]:
+    """helpdesk.json and weather.json; the PR moves search_docs and find_document, unchanged, into
+    weather.json (a file split the other way round)."""
+    root = init(tmp_path / "repo")
+    helpdesk = tools_of(HEAD_TOOLS)
+    files = {"agent/helpdesk.json": {"tools": helpdesk}, "agent/weather.json": {"tools": WEATHER}}
+    commit(root, files, "base")
+    return root, helpdesk
+
+
+def _move(root: Path, helpdesk: list[Any]) -> None:
+    pair = {"search_docs", "find_document"}
+    stay = [t for t in helpdesk if t["name"] not in pair]
+    went = [t for t in helpdesk if t["name"] in pair]
+    commit(root, {"agent/helpdesk.json": {"tools": stay}, "agent/weather.json": {"tools": WEATHER + went}},
+           "move")
+
+
+def test_tools_moved_to_another_file_keep_their_findings(tmp_path: Path) -> None:
+    """A tool moved, unchanged, to another toolset brings its findings along: the pair that moved together
+    is the same finding, not a new one (and the old one is not resolved)."""
+    root, helpdesk = _moved_repo(tmp_path)
+    git(root, "checkout", "-q", "-b", "pr")
+    _move(root, helpdesk)
+    report = run_diff(root, "main", "pr", token_methods=("estimate",))
+    assert overlap(report, "existing") and not overlap(report, "new"), report.findings
+    assert not [f for f in report.resolved if tuple(sorted(f.tools)) == ("find_document", "search_docs")]
+    moved = {"search_docs", "find_document"}
+    assert not [(f.code, f.tools) for f in report.findings if f.status == "new" and set(f.tools) <= moved]
+
+
+def test_a_baselined_finding_on_a_moved_tool_is_not_new(tmp_path: Path) -> None:
+    root, helpdesk = _moved_repo(tmp_path)
+    from tooldiff.check import check_paths
+
+    accepted = [{"fingerprint": f.fingerprint, "reason": "known"} for f in check_paths([], cwd=root).findings]
+    commit(root, {".tooldiff-baseline.json": json.dumps({"version": 1, "findings": accepted})}, "baseline")
+    git(root, "checkout", "-q", "-b", "pr")
+    _move(root, helpdesk)
+    report = run_diff(root, "main", "pr", token_methods=("estimate",))
+    moved = {"search_docs", "find_document"}
+    assert not [(f.code, f.tools) for f in report.findings if f.status == "new" and set(f.tools) <= moved]
+    assert any("accepted in .tooldiff-baseline.json moved" in n for n in report.notes), report.notes

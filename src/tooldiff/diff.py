@@ -65,6 +65,21 @@ class TreeDiff:
         return {(d.base_id, c.previous_name): c.name for d in self.toolsets if d.base_id is not None
                 for c in d.tools if c.change == "renamed" and c.previous_name is not None}
 
+    def move_map(self) -> dict[tuple[str, str], str]:
+        """(base toolset id, tool name) -> head toolset id, for a tool that left one toolset and joined
+        another under its name (a file split, or tools moved between files), the only one of that name to
+        leave and to join: its findings move with it."""
+        left: dict[str, list[str]] = {}
+        joined: dict[str, list[str]] = {}
+        for d in self.toolsets:
+            for c in d.tools:
+                if c.change == "removed" and d.base_id is not None:
+                    left.setdefault(c.name, []).append(d.base_id)
+                elif c.change == "added":
+                    joined.setdefault(c.name, []).append(d.id)
+        return {(ids[0], name): joined[name][0] for name, ids in left.items()
+                if len(ids) == 1 and len(joined.get(name, ())) == 1}
+
     @property
     def changed(self) -> tuple[ToolsetDiff, ...]:
         """Toolsets to analyse and report. A renamed one too: settings and baseline entries keyed by its id

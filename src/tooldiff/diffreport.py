@@ -1,7 +1,8 @@
 """Assembles the diff `Report`: new, existing and resolved findings, token deltas, schemaHash changes.
 
 Base findings are first re-keyed to head identities (a moved file keeps its toolset, a renamed tool its
-findings), then new = head - base and resolved = base - head, by fingerprint.
+findings, so does a tool moved to another toolset), then new = head - base and resolved = base - head, by
+fingerprint.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def translate(
 
     A file that fails to parse has no toolset: its `parse-error` follows the file's rename (git's `renames`,
     old path -> new path), so a moved broken file is one existing finding, not one new and one resolved."""
-    sets, names = diff.toolset_map(), diff.name_map()
+    sets, names, moves = diff.toolset_map(), diff.name_map(), diff.move_map()
     out = []
     for f in findings:
         if f.code == "parse-error" and renames and f.file in renames:
@@ -34,6 +35,9 @@ def translate(
             out.append(f)
             continue
         ts = sets.get(f.toolset, f.toolset)
+        went = {moves.get((f.toolset, n)) for n in f.tools}
+        if len(went) == 1 and None not in went:  # every tool of it moved, together, to one toolset
+            ts = went.pop() or ts
         tools = tuple(names.get((f.toolset, n), n) for n in f.tools)
         if (ts, tools) != (f.toolset, f.tools):
             f = replace(f, toolset=ts, tools=tools, fingerprint=fingerprint(f.code, ts, tools, f.pointer))

@@ -181,8 +181,8 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     if stale:
         them = "them" if stale != 1 else "it"
         notes = (*notes, f"{stale} finding{'s' * (stale != 1)} accepted in {config.baseline} moved with a "
-                 f"renamed toolset or tool, so the baseline no longer names {them}: run `tooldiff baseline` "
-                 f"in this PR to carry {them} over.")
+                 f"renamed or moved toolset or tool, so the baseline no longer names {them}: run "
+                 f"`tooldiff baseline` in this PR to carry {them} over.")
     return Report(
         mode="diff",
         toolsets=tuple(toolset_report(d, a_base, a_head, config.toolset_budget(d.id)) for d in tree.changed),
