@@ -150,3 +150,31 @@ def test_a_same_named_variant_in_a_new_file_leaves_the_edited_original_modified(
     variant = t("list_issues", "List issues.", file="list_issues_ff.json")
     got = sorted((c.change, (c.head or c.base).file) for c in diff_tools([old], [edited, variant]))  # type: ignore[union-attr]
     assert got == [("added", "list_issues_ff.json"), ("modified", "list_issues.json")]
+
+
+def test_a_rename_that_adds_a_sentence_to_a_short_description() -> None:
+    """git_log -> git_history with " Newest first." added: the old text is kept whole (ratio 0.75)."""
+    got = diff_tools([t("git_log", "Shows the commit logs")],
+                     [t("git_history", "Shows the commit logs. Newest first.")])
+    [c] = got
+    assert (c.change, c.previous_name) == ("renamed", "git_log")
+    # a word or two kept is no rename
+    got2 = changes([t("git_log", "Logs")], [t("git_history", "Logs of the repository's pushes and merges.")])
+    assert got2 == {"git_log": ("removed", ()), "git_history": ("added", ())}
+
+
+def test_a_rename_that_adds_or_drops_a_property_keeps_its_description() -> None:
+    desc = "Shows the commit logs of the repository."
+    old = {"type": "object", "properties": {"repo_path": {"type": "string"}}, "required": ["repo_path"]}
+    props = {"repo_path": {"type": "string"}, "max_count": {"type": "integer"}}
+    new = {"type": "object", "properties": props, "required": ["repo_path"]}
+    [c] = diff_tools([t("git_log", desc, old)], [t("git_history", desc, new)])
+    assert (c.change, c.previous_name, c.changed_parts) == ("renamed", "git_log", ("schema",))
+    [c] = diff_tools([t("git_log", desc, new)], [t("git_history", desc, old)])
+    assert (c.change, c.previous_name) == ("renamed", "git_log")
+    # a property that changed is not "added or dropped"; nor is a rename under another description
+    changed = {"type": "object", "properties": {"repo_path": {"type": "integer"}}, "required": ["repo_path"]}
+    assert changes([t("git_log", desc, old)], [t("git_history", desc, changed)]) == {
+        "git_log": ("removed", ()), "git_history": ("added", ())}
+    assert changes([t("git_log", desc, old)], [t("git_history", "List branches.", new)]) == {
+        "git_log": ("removed", ()), "git_history": ("added", ())}

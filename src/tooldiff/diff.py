@@ -103,18 +103,25 @@ def _parts(a: Tool, b: Tool) -> tuple[str, ...]:
 
 
 def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
-    """Pair removed and added tools with the same schema and nearly the same description, best first."""
+    """Pair removed and added tools that are one tool renamed, best first: the same schema and nearly the
+    same description, or one description kept whole in the other (a sentence added to a short text); or the
+    same description over a schema that only gained or lost properties."""
     scored = []
     for i, r in enumerate(removed):
         schema = canonical(r.input_schema)
         for j, a in enumerate(added):
             if canonical(a.input_schema) != schema:
+                if _same_text(r, a) and _grown(r.input_schema, a.input_schema):
+                    scored.append((-1.0, i, j))
                 continue
             m = difflib.SequenceMatcher(None, r.description, a.description, autojunk=False)
             if m.real_quick_ratio() >= RENAME_RATIO and m.quick_ratio() >= RENAME_RATIO:
                 ratio = m.ratio()
                 if ratio >= RENAME_RATIO:
                     scored.append((-ratio, i, j))
+                    continue
+            if _kept_whole(r.description, a.description):
+                scored.append((-RENAME_RATIO, i, j))
     out, used_r, used_a = [], set(), set()
     for _, i, j in sorted(scored):
         if i not in used_r and j not in used_a:
@@ -122,6 +129,36 @@ def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
             used_a.add(j)
             out.append((removed[i], added[j]))
     return out
+
+
+# The shorter description, kept whole in the longer, says enough to be the same tool at this many words.
+KEPT_WORDS = 3
+
+
+def _kept_whole(x: str, y: str) -> bool:
+    short, long = sorted((" ".join(x.split()).rstrip("."), " ".join(y.split())), key=len)
+    return len(short.split()) >= KEPT_WORDS and short in long
+
+
+def _same_text(r: Tool, a: Tool) -> bool:
+    return len(r.description.split()) >= KEPT_WORDS and r.description.split() == a.description.split()
+
+
+def _grown(x: Any, y: Any) -> bool:
+    """Two object schemas alike but for properties one of them adds (and may require)."""
+    if not isinstance(x, dict) or not isinstance(y, dict):
+        return False
+    small, big = sorted((x, y), key=lambda s: len(s.get("properties") or {}))
+    sp, bp = small.get("properties"), big.get("properties")
+    if not isinstance(sp, dict) or not isinstance(bp, dict) or len(sp) == len(bp):
+        return False
+    if any(k not in bp or canonical(v) != canonical(bp[k]) for k, v in sp.items()):
+        return False
+    rest = {k for k in small.keys() | big.keys() if k not in ("properties", "required")}
+    if any(canonical(small.get(k)) != canonical(big.get(k)) for k in rest):
+        return False
+    s_req, b_req = small.get("required") or [], big.get("required") or []
+    return isinstance(s_req, list) and isinstance(b_req, list) and set(s_req) == set(b_req) & set(sp)
 
 
 def _signature(t: Tool) -> tuple[Any, ...]:
