@@ -253,3 +253,24 @@ def test_the_summary_says_which_findings_it_left_out() -> None:
     old = tuple(replace(f, status="existing") for f in big.findings)
     out = summary.render(replace(big, findings=old), CTX)
     assert re.search(r"[\d,]+ existing info findings", out) and "new info" not in out
+
+
+def test_token_headline_is_per_toolset_not_a_sum_of_toolsets() -> None:
+    """Toolsets are sent in different requests: a tool moved from one to the other costs one agent +71 and
+    the other -71, which a sum called +0. The headline names the largest change, and where."""
+    from tooldiff.model import ToolsetReport
+    from tooldiff.render import text
+
+    one = reports.overlap_pr()
+    moved = replace(one, toolsets=(
+        ToolsetReport(id="tools/a.json", files=("tools/a.json",), tool_count=4,
+                      tokens=reports.tokens(400, 329), change="modified"),
+        ToolsetReport(id="tools/b<x>.json", files=("tools/b<x>.json",), tool_count=3,
+                      tokens=reports.tokens(129, 200), change="modified"),
+    ))
+    line = markdown.render(moved, CTX).splitlines()[1]
+    tail = "the largest change of 2 toolsets"
+    assert line.endswith(f"· tokens +71 (+55.0%, estimate) in tools/b&lt;x&gt;.json, {tail}")
+    assert f"tokens +71 (+55.0%, estimate) in tools/b<x>.json, {tail}" in text.render(moved, RenderContext())
+    # one toolset (or one that changed cost): its delta, as before
+    assert "· tokens +58 (+14.4%, " in markdown.render(one, CTX).splitlines()[1]

@@ -57,7 +57,7 @@ def _changes(report: Report) -> str:
     if not kinds:
         return "No tool definition changed."
     parts = ", ".join(f"{n:,} {kind}" for kind, n in sorted(kinds.items()))
-    tokens = view.delta_text(report)
+    tokens = view.delta_text(report, plain)
     return f"Tools changed: {parts}{'; ' + tokens if tokens else ''}."
 
 

@@ -6,7 +6,7 @@ that the template escapes itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tooldiff import tokens
@@ -171,29 +171,32 @@ def _costs_nothing(t: ToolReport) -> bool:
     return bool(cells) and all(c.get("base") is not None and c.get("base") == c.get("head") for c in cells)
 
 
-def delta_text(report: Report) -> str:
-    """"tokens +52 (+18.8%, estimate)" for a report's summed token delta, or "" when there is none."""
-    method, delta, base = total_delta(report)
-    if delta is None:
-        return ""
-    pct = f"{percent(delta, base)}, " if base else ""
-    return f"tokens {delta:+,} ({pct}{method})"
-
-
-def total_delta(report: Report) -> tuple[str, int | None, int | None]:
-    """(method, delta, base) summed over toolsets for the first counting method."""
+def delta_text(report: Report, shown: Callable[[object, int], str] = md) -> str:
+    """"tokens +52 (+18.8%, estimate)": the token delta of the toolset whose cost changed, or "" when there is
+    none. Toolsets go out in different requests, so where several changed cost the largest change is named
+    ("... in tools/b.json, the largest change of 2 toolsets"): their sum is no request's cost. `shown`
+    escapes the toolset id for the output (`md`, or `plain` for a terminal)."""
     method = report.token_methods[0] if report.token_methods else "estimate"
-    delta = base = 0
-    seen = False
-    for ts in report.toolsets:
-        cell = ts.tokens.get(method)
-        if not cell:
-            continue
-        b, h, d = cell.get("base"), cell.get("head"), cell.get("delta")
-        if d is None and b is not None and h is not None:
-            d = h - b
-        if d is not None:
-            delta += d
-            base += b or 0
-            seen = True
-    return method, (delta if seen else None), (base if seen else None)
+    cells = [c for ts in report.toolsets if (c := _delta(ts.id, ts.tokens.get(method))) is not None]
+    if not cells:
+        return ""
+    moved = [c for c in cells if c[1]]
+    if len(moved) < 2:
+        delta = sum(c[1] for c in cells)
+        base = sum(c[2] for c in cells)
+        pct = f"{percent(delta, base)}, " if base else ""
+        return f"tokens {delta:+,} ({pct}{method})"
+    name, delta, base = max(moved, key=lambda c: (abs(c[1]), c[1] > 0, c[0]))
+    pct = f"{percent(delta, base)}, " if base else ""
+    return (f"tokens {delta:+,} ({pct}{method}) in {shown(name, 80)}, the largest change of "
+            f"{len(moved)} toolsets")
+
+
+def _delta(name: str, cell: Mapping[str, int | None] | None) -> tuple[str, int, int] | None:
+    """(toolset, delta, base) of one toolset's cell for a method (an absent base counts 0); None without."""
+    if not cell:
+        return None
+    b, h, d = cell.get("base"), cell.get("head"), cell.get("delta")
+    if d is None and b is not None and h is not None:
+        d = h - b
+    return None if d is None else (name, d, b or 0)
