@@ -31,7 +31,7 @@ def test_marker_first_then_verdict_then_sections_in_order() -> None:
     order = [
         "### New findings",
         "### Token cost",
-        "### schemaHash changes",
+        "### Changed tools and their schemaHash",
         "### Resolved findings",
         "<details>",
     ]
@@ -218,11 +218,15 @@ def test_a_rename_says_what_else_changed() -> None:
 def test_a_change_that_costs_no_tokens_has_no_token_row() -> None:
     # github-mcp-server 123 -> 124 adds `idempotentHint` to 113 tools: 226 rows of "+0".
     same = reports.tool("list_tickets", 30, change="modified", parts=("annotations",),
-                        tok=reports.tokens(40, 40))
+                        tok=reports.tokens(40, 40), prev="1111111111111111")
     report = replace(reports.overlap_pr(), tools=(*reports.overlap_pr().tools, same))
     out = markdown.render(report, CTX)
     assert "↳ list\\_tickets" not in out.split("### Token cost")[1].split("###")[0]
-    assert "| list\\_tickets |" in out.split("### schemaHash changes")[1]  # still a changed tool
+    table = out.split("### Changed tools and their schemaHash")[1].split("###")[0]
+    assert "| list\\_tickets |" in table  # still a changed tool, after those whose schemaHash changed
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "`" in line]
+    assert rows[-1].startswith("| list\\_tickets |") and "| unchanged |" in rows[-1], rows
+    assert all("| unchanged |" not in r for r in rows[:-1]), rows
 
 
 def _warnings(code: str, n: int, start: int) -> list[Any]:

@@ -68,6 +68,10 @@ def verdict(report: Report) -> str:
     return f"{icon} **tooldiff**: {found} in {plural(len(report.tools), 'tool')}"
 
 
+def _hash_kept(t: ToolReport) -> bool:
+    return bool(t.schema_hash) and t.schema_hash == t.previous_schema_hash
+
+
 @dataclass(frozen=True, slots=True)
 class _Once:
     """What every level of detail shares, computed once per render (`fit` renders several levels)."""
@@ -86,7 +90,8 @@ class _Once:
             resolved=view.ordered(report.resolved),
             existing=view.ordered(f for f in report.findings if f.status != "new"),
             rows=view.token_rows(report, changed_only=report.mode == "diff"),
-            hashes=view.changed_tools(report),
+            # Tools whose schemaHash changed first: a cut table keeps them over annotation-only changes.
+            hashes=sorted(view.changed_tools(report), key=_hash_kept),
             crowded=graphs.overlap_graph(report, crowded_only=True),
         )
 
