@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from tooldiff import tokens
+from tooldiff import schemadiff, tokens
 from tooldiff.diff import ToolChange, ToolsetDiff, TreeDiff
 from tooldiff.engine import Analysis, tool_key
 from tooldiff.model import Finding, ToolReport, ToolsetReport, fingerprint
@@ -82,6 +82,7 @@ def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis) -
         previous_schema_hash=base.hashes.get(bkey) if bkey else None,
         tokens=token_row(base.tokens.get(bkey) if bkey else None, head.tokens.get(hkey) if hkey else None),
         change=c.change, changed_parts=c.changed_parts, previous_name=c.previous_name,
+        details=schemadiff.details(c.base, c.head) if c.base is not None and c.head is not None else (),
     )
 
 

@@ -155,6 +155,8 @@ class ToolReport:
     changed_parts: tuple[str, ...] = ()
     previous_name: str | None = None
     end_line: int = 0
+    # A diff's changes inside the tool, property by property (`tooldiff.schemadiff`).
+    details: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

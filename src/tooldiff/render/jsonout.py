@@ -75,6 +75,7 @@ def tool(t: ToolReport) -> dict[str, Any]:
         "previous_name": t.previous_name,
         "change": t.change,
         "changed_parts": list(t.changed_parts),
+        "details": list(t.details),
         "tokens": _tokens(t.tokens),
     }
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tooldiff import schemadiff
 from tooldiff.model import Finding, Report, ToolReport
 from tooldiff.render import graph as graphs
 from tooldiff.render import view
@@ -45,10 +46,24 @@ LEVELS: tuple[Detail, ...] = (
 def what_changed(t: ToolReport) -> str:
     if t.change == "renamed":  # a rename may change more: say what, as a modification does
         more = ", ".join(md(p) for p in t.changed_parts if p != "name")
-        return f"renamed from {md(t.previous_name or '?', 80)}" + (f"; {more}" if more else "")
+        return f"renamed from {md(t.previous_name or '?', 80)}" + (f"; {more}" if more else "") + _details(t)
     if t.change == "modified":
-        return ", ".join(md(p) for p in t.changed_parts) or "definition"
+        return (", ".join(md(p) for p in t.changed_parts) or "definition") + _details(t)
     return {"added": "new tool", "removed": "tool removed"}.get(t.change, "")
+
+
+DETAILS_SHOWN = 5  # in a table cell; the JSON report has up to `schemadiff.MAX_DETAILS`
+
+
+def _details(t: ToolReport) -> str:
+    """": max_count: added, optional; order: enum +"random"" (escaped), or "" without details."""
+    if not t.details:
+        return ""
+    shown = [md(d, 100) for d in t.details[:DETAILS_SHOWN]]
+    more = schemadiff.counted(t.details) - len(shown)
+    if more > 0:
+        shown.append(f"and {more} more")
+    return ": " + "; ".join(shown)
 
 
 def verdict(report: Report) -> str:

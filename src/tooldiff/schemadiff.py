@@ -1,0 +1,141 @@
+"""What changed inside a modified tool, property by property, as oasdiff names each changed parameter.
+
+`details(old, new)` gives short phrases for the diff's tables and JSON: `max_count: added, optional`,
+`repo_path: now required`, `order: enum +"random" −"oldest"`, `destructiveHint: true → false`. Property
+names are tool text: renderers escape them like any other.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from tooldiff.model import Tool
+from tooldiff.schemahash import canonical_json
+
+MAX_DETAILS = 10  # then "and N more": a table cell, not a report
+MAX_DEPTH = 8  # nested properties deeper than this are "changed" as a whole
+_VALUE_CHARS = 40
+
+# Keywords shown as "old → new"; the rest of a schema that differs is named ("anyOf changed").
+_SCALARS = ("type", "format", "pattern", "const", "default", "minimum", "maximum", "exclusiveMinimum",
+            "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems",
+            "minProperties", "maxProperties", "multipleOf", "nullable")
+_WALKED = frozenset({*_SCALARS, "properties", "required", "items", "enum", "description", "title",
+                     "additionalProperties"})
+
+
+def details(old: Tool, new: Tool) -> tuple[str, ...]:
+    """The changes from `old` to `new` inside the input schema and the annotations (with the title)."""
+    out: list[str] = []
+    if canonical_json(old.input_schema) != canonical_json(new.input_schema):
+        _schema(old.input_schema, new.input_schema, "", out, 0)
+    a, b = dict(old.annotations or {}), dict(new.annotations or {})
+    for key in sorted(a.keys() | b.keys()):
+        if key not in a or key not in b or canonical_json(a[key]) != canonical_json(b[key]):
+            out.append(f"{key}: {_shown(a, key)} → {_shown(b, key)}")
+    if old.title != new.title:
+        out.append(f"title: {_maybe(old.title)} → {_maybe(new.title)}")
+    if len(out) > MAX_DETAILS:
+        out[MAX_DETAILS:] = [f"and {len(out) - MAX_DETAILS} more"]
+    return tuple(out)
+
+
+def counted(found: tuple[str, ...]) -> int:
+    """How many changes `details` found, its closing "and N more" included."""
+    last = found[-1].split() if found else []
+    if len(found) > MAX_DETAILS and len(last) == 3 and last[0] == "and" and last[1].isdigit():
+        return MAX_DETAILS + int(last[1])
+    return len(found)
+
+
+def _schema(o: Any, n: Any, at: str, out: list[str], depth: int) -> None:
+    def say(what: str) -> None:
+        out.append(f"{at}: {what}" if at else what)
+
+    def moved(key: str, old: str, new: str) -> None:  # "x: maximum unset → 50"; at the root "key: ..."
+        out.append(f"{at}: {key} {old} → {new}" if at else f"{key}: {old} → {new}")
+
+    if not isinstance(o, Mapping) or not isinstance(n, Mapping) or depth > MAX_DEPTH:
+        say("changed" if at else "the schema replaced")
+        return
+    for key in _SCALARS:
+        if _differ(o, n, key):
+            moved(key, _shown(o, key), _shown(n, key))
+    if _differ(o, n, "enum"):
+        say(_enum(o.get("enum"), n.get("enum")))
+    if _differ(o, n, "description") and at:
+        say("description changed")
+    if _differ(o, n, "additionalProperties"):
+        extra_o, extra_n = o.get("additionalProperties"), n.get("additionalProperties")
+        if isinstance(extra_o, Mapping) and isinstance(extra_n, Mapping):
+            _schema(extra_o, extra_n, f"{at}{{*}}", out, depth + 1)
+        else:
+            key = "additionalProperties"
+            moved(key, _shown(o, key), _shown(n, key))
+    _properties(o, n, at, out, depth)
+    if _differ(o, n, "items"):
+        if isinstance(o.get("items"), Mapping) and isinstance(n.get("items"), Mapping):
+            _schema(o["items"], n["items"], f"{at}[]", out, depth + 1)
+        else:
+            say("items changed")
+    for key in sorted((o.keys() | n.keys()) - _WALKED):
+        if _differ(o, n, key):
+            say(f"{key} changed")
+
+
+def _properties(o: Mapping[str, Any], n: Mapping[str, Any], at: str, out: list[str], depth: int) -> None:
+    op, np = o.get("properties"), n.get("properties")
+    op, np = (op if isinstance(op, Mapping) else {}), (np if isinstance(np, Mapping) else {})
+    o_req, n_req = _required(o), _required(n)
+    for name in sorted(np.keys() - op.keys()):
+        out.append(f"{at}{'.' if at else ''}{name}: added, {'required' if name in n_req else 'optional'}")
+    for name in sorted(op.keys() - np.keys()):
+        out.append(f"{at}{'.' if at else ''}{name}: removed")
+    for name in sorted(op.keys() & np.keys()):
+        path = f"{at}.{name}" if at else str(name)
+        if name in n_req and name not in o_req:
+            out.append(f"{path}: now required")
+        elif name in o_req and name not in n_req:
+            out.append(f"{path}: now optional")
+        if canonical_json(op[name]) != canonical_json(np[name]):
+            _schema(op[name], np[name], path, out, depth + 1)
+
+
+def _required(schema: Mapping[str, Any]) -> set[str]:
+    names = schema.get("required")
+    return {x for x in names if isinstance(x, str)} if isinstance(names, list) else set()
+
+
+def _enum(o: Any, n: Any) -> str:
+    if not isinstance(o, list) or not isinstance(n, list):
+        return f"enum {_maybe(o)} → {_maybe(n)}"
+    old, new = [canonical_json(v) for v in o], [canonical_json(v) for v in n]
+    added = [_value(v) for v, c in zip(n, new, strict=True) if c not in old]
+    gone = [_value(v) for v, c in zip(o, old, strict=True) if c not in new]
+    words = [f"+{v}" for v in added[:3]] + [f"−{v}" for v in gone[:3]]
+    more = len(added) + len(gone) - len(words)
+    return "enum " + (" ".join(words) if words else "reordered") + (f" and {more} more" if more > 0 else "")
+
+
+def _differ(o: Mapping[str, Any], n: Mapping[str, Any], key: str) -> bool:
+    if key in o and key in n:
+        return canonical_json(o[key]) != canonical_json(n[key])
+    return (key in o) != (key in n)
+
+
+def _shown(schema: Mapping[str, Any], key: str) -> str:
+    return _value(schema[key]) if key in schema else "unset"
+
+
+def _maybe(v: Any) -> str:
+    return "unset" if v is None else _value(v)
+
+
+def _value(v: Any) -> str:
+    try:
+        text = json.dumps(v, ensure_ascii=False, allow_nan=True, default=str)
+    except (ValueError, RecursionError):
+        text = "…"
+    return text if len(text) <= _VALUE_CHARS else text[: _VALUE_CHARS - 1] + "…"
