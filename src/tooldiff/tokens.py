@@ -39,12 +39,12 @@ REQUEST_OVERHEAD: dict[str, int] = {"estimate": 0, "openai-o200k": 13, "claude-c
 
 
 def estimate(tool: Tool, chars_per_token: float = 4) -> int:
-    schema_chars = _units(schema_json(tool.input_schema)) if has_schema(tool) else 0
-    chars = _units(tool.name) + _units(tool.description) + schema_chars
+    schema_chars = utf16_units(schema_json(tool.input_schema)) if has_schema(tool) else 0
+    chars = utf16_units(tool.name) + utf16_units(tool.description) + schema_chars
     return math.ceil(chars / chars_per_token) if chars_per_token > 0 else chars
 
 
-def _units(text: str) -> int:
+def utf16_units(text: str) -> int:
     """Length in UTF-16 units, as seed 002's (JavaScript) library counts characters: a character beyond
     U+FFFF (most emoji) is two."""
     if text.isascii():

@@ -465,3 +465,15 @@ def test_a_flag_named_for_writes_or_deletes_escalates(tool_name: str, flag: str)
 def test_a_flag_that_makes_the_call_safer_does_not_escalate(flag: str) -> None:
     schema = {"type": "object", "properties": {flag: {"type": "boolean"}}}
     assert check("escalation_flag", tool(schema, name="update_record", description="Update a record.")) == []
+
+
+def test_oversized_description_counts_characters_as_the_token_estimate_does() -> None:
+    """Seed 002's library is JavaScript: a character beyond U+FFFF (an emoji) is two, in the 1,024 limit as in
+    the four characters per token. 617 code points, 1,217 UTF-16 units: over."""
+    module = importlib.import_module("tooldiff.rules.oversized_description")
+    ctx = Context(targets=(TARGETS["anthropic"],), options=dict(module.OPTIONS))
+    emoji = tool({"type": "object", "properties": {}}, description="Get the weather. " + "\U0001F600" * 600)
+    [problem] = list(module.check(emoji, ctx))
+    assert problem.evidence["chars"] == 1217 and "1217 characters" in problem.message
+    plain = tool({"type": "object", "properties": {}}, description="é" * 1024)  # one unit each: not over
+    assert list(module.check(plain, ctx)) == []

@@ -3,7 +3,8 @@
 ## What it finds
 A tool description over 1,024 characters, or a property description over 512 (options `tool_max_chars`
 and `property_max_chars`, or the config's `description_limits`). A target's own documented limit, where it
-has one, wins if it is lower.
+has one, wins if it is lower. Characters are counted as seed 002's JavaScript library counts them, and as the
+token estimate does: in UTF-16 units, so a character beyond U+FFFF (most emoji) is two.
 
 ## Why it matters
 Descriptions are sent on every call and paid for on every call. Past a point they dilute what the model
@@ -31,6 +32,7 @@ from typing import Any
 from tooldiff import schemawalk
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context
+from tooldiff.tokens import utf16_units
 
 CODE = "oversized-description"
 SEVERITY: Severity = "warning"
@@ -84,13 +86,14 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     if setup is None:
         setup = ctx.memo[CODE] = _setup(ctx)
     targets, tool_max, prop_max = setup
-    if len(tool.description) > tool_max:
+    chars = utf16_units(tool.description)
+    if chars > tool_max:
         yield Problem(
-            message=f"The tool description is {len(tool.description)} characters, over the limit {tool_max}.",
+            message=f"The tool description is {chars} characters, over the limit {tool_max}.",
             fix="Shorten it to what the tool does and when to use it; move the rest to documentation.",
             pointer="/description",
             targets=targets,
-            evidence={"chars": len(tool.description), "limit": tool_max},
+            evidence={"chars": chars, "limit": tool_max},
         )
     if not schemawalk.has_schema(tool):
         return
@@ -99,11 +102,11 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
         if node.via != "properties" or not isinstance(s, dict):
             continue
         text = s.get("description")
-        if isinstance(text, str) and len(text) > prop_max:
+        if isinstance(text, str) and (chars := utf16_units(text)) > prop_max:
             yield Problem(
-                message=f'The description of "{node.key}" has {len(text)} characters, over {prop_max}.',
+                message=f'The description of "{node.key}" has {chars} characters, over {prop_max}.',
                 fix="Shorten the property description; it is sent on every call.",
                 pointer=f"{node.pointer}/description",
                 targets=targets,
-                evidence={"chars": len(text), "limit": prop_max, "property": node.key},
+                evidence={"chars": chars, "limit": prop_max, "property": node.key},
             )
