@@ -178,3 +178,28 @@ def test_a_rename_that_adds_or_drops_a_property_keeps_its_description() -> None:
         "git_log": ("removed", ()), "git_history": ("added", ())}
     assert changes([t("git_log", desc, old)], [t("git_history", "List branches.", new)]) == {
         "git_log": ("removed", ()), "git_history": ("added", ())}
+
+
+def test_non_finite_numbers_do_not_crash_a_diff() -> None:
+    """YAML `.inf` and `.nan` (which JSON cannot hold) in a schema or annotations: compared by their text."""
+    inf = {"type": "object", "properties": {"rate": {"type": "number", "maximum": float("inf")}}}
+    nan = {"type": "object", "properties": {"rate": {"type": "number", "maximum": float("nan")}}}
+    same = changes([t("set_rate", schema=inf)], [t("set_rate", schema=inf)])
+    assert same == {"set_rate": ("unchanged", ())}
+    old = t("set_rate", schema=inf, annotations={"x": float("nan")})
+    got = diff_tools([old], [t("set_rate", schema=nan)])
+    [c] = got
+    assert c.change == "modified" and c.changed_parts == ("schema", "annotations")
+    from tooldiff.schemadiff import details
+
+    assert c.base is not None and c.head is not None
+    assert details(c.base, c.head) == ("rate: maximum Infinity → NaN", "x: NaN → unset")
+
+
+def test_a_rename_check_survives_junk_schemas() -> None:
+    desc = "Shows the commit logs of the repository."
+    for junk in ({"type": "object", "properties": 5}, {"type": "object", "properties": True},
+                 {"type": "object", "properties": {"a": {}}, "required": [{"x": 1}]}):
+        empty = {"type": "object", "properties": {}}
+        got = changes([t("git_log", desc, empty)], [t("git_history", desc, junk)])
+        assert set(got) == {"git_log", "git_history"}

@@ -7,25 +7,21 @@ compared in canonical form, so reordering tools or keys and reformatting a file 
 from __future__ import annotations
 
 import difflib
-import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tooldiff.model import Change, Tool, Toolset
+from tooldiff.schemahash import lenient_json
 
 # A removed and an added tool with one schema are a rename when their descriptions are this alike.
 RENAME_RATIO = 0.8
 
 
 def canonical(value: Any) -> str:
-    """RFC 8785 canonical JSON when `schemahash` provides it; sorted-key JSON otherwise."""
-    try:
-        from tooldiff.schemahash import canonical_json
-    except ImportError:  # pragma: no cover - only while schemahash is being written
-        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return canonical_json(value)
+    """RFC 8785 canonical JSON; a non-finite number (YAML `.inf`), which JSON cannot hold, as its text."""
+    return lenient_json(value)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -148,9 +144,11 @@ def _grown(x: Any, y: Any) -> bool:
     """Two object schemas alike but for properties one of them adds (and may require)."""
     if not isinstance(x, dict) or not isinstance(y, dict):
         return False
-    small, big = sorted((x, y), key=lambda s: len(s.get("properties") or {}))
-    sp, bp = small.get("properties"), big.get("properties")
-    if not isinstance(sp, dict) or not isinstance(bp, dict) or len(sp) == len(bp):
+    if not isinstance(x.get("properties"), dict) or not isinstance(y.get("properties"), dict):
+        return False
+    small, big = sorted((x, y), key=lambda s: len(s["properties"]))
+    sp, bp = small["properties"], big["properties"]
+    if len(sp) == len(bp):
         return False
     if any(k not in bp or canonical(v) != canonical(bp[k]) for k, v in sp.items()):
         return False
@@ -158,7 +156,11 @@ def _grown(x: Any, y: Any) -> bool:
     if any(canonical(small.get(k)) != canonical(big.get(k)) for k in rest):
         return False
     s_req, b_req = small.get("required") or [], big.get("required") or []
-    return isinstance(s_req, list) and isinstance(b_req, list) and set(s_req) == set(b_req) & set(sp)
+    if not isinstance(s_req, list) or not isinstance(b_req, list):
+        return False
+    if not all(isinstance(n, str) for n in s_req) or not all(isinstance(n, str) for n in b_req):
+        return False
+    return set(s_req) == set(b_req) & set(sp)
 
 
 def _signature(t: Tool) -> tuple[Any, ...]:

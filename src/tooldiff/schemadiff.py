@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tooldiff.model import Tool
-from tooldiff.schemahash import canonical_json
+from tooldiff.schemahash import lenient_json
 
 MAX_DETAILS = 10  # then "and N more": a table cell, not a report
 MAX_DEPTH = 8  # nested properties deeper than this are "changed" as a whole
@@ -29,11 +29,11 @@ _WALKED = frozenset({*_SCALARS, "properties", "required", "items", "enum", "desc
 def details(old: Tool, new: Tool) -> tuple[str, ...]:
     """The changes from `old` to `new` inside the input schema and the annotations (with the title)."""
     out: list[str] = []
-    if canonical_json(old.input_schema) != canonical_json(new.input_schema):
+    if lenient_json(old.input_schema) != lenient_json(new.input_schema):
         _schema(old.input_schema, new.input_schema, "", out, 0)
     a, b = dict(old.annotations or {}), dict(new.annotations or {})
     for key in sorted(a.keys() | b.keys()):
-        if key not in a or key not in b or canonical_json(a[key]) != canonical_json(b[key]):
+        if key not in a or key not in b or lenient_json(a[key]) != lenient_json(b[key]):
             out.append(f"{key}: {_shown(a, key)} → {_shown(b, key)}")
     if old.title != new.title:
         out.append(f"title: {_maybe(old.title)} → {_maybe(new.title)}")
@@ -99,7 +99,7 @@ def _properties(o: Mapping[str, Any], n: Mapping[str, Any], at: str, out: list[s
             out.append(f"{path}: now required")
         elif name in o_req and name not in n_req:
             out.append(f"{path}: now optional")
-        if canonical_json(op[name]) != canonical_json(np[name]):
+        if lenient_json(op[name]) != lenient_json(np[name]):
             _schema(op[name], np[name], path, out, depth + 1)
 
 
@@ -111,7 +111,7 @@ def _required(schema: Mapping[str, Any]) -> set[str]:
 def _enum(o: Any, n: Any) -> str:
     if not isinstance(o, list) or not isinstance(n, list):
         return f"enum {_maybe(o)} → {_maybe(n)}"
-    old, new = [canonical_json(v) for v in o], [canonical_json(v) for v in n]
+    old, new = [lenient_json(v) for v in o], [lenient_json(v) for v in n]
     added = [_value(v) for v, c in zip(n, new, strict=True) if c not in old]
     gone = [_value(v) for v, c in zip(o, old, strict=True) if c not in new]
     words = [f"+{v}" for v in added[:3]] + [f"−{v}" for v in gone[:3]]
@@ -121,7 +121,7 @@ def _enum(o: Any, n: Any) -> str:
 
 def _differ(o: Mapping[str, Any], n: Mapping[str, Any], key: str) -> bool:
     if key in o and key in n:
-        return canonical_json(o[key]) != canonical_json(n[key])
+        return lenient_json(o[key]) != lenient_json(n[key])
     return (key in o) != (key in n)
 
 

@@ -174,7 +174,8 @@ def canonical_json(value: Any) -> str:
     return _fast(value) or _slow(value)
 
 
-def _lenient(value: Any) -> str:
+def lenient_json(value: Any) -> str:
+    """`canonical_json`, with NaN and infinity (YAML `.nan`, `.inf`) as their text rather than an error."""
     try:
         return canonical_json(value)
     except ValueError:
@@ -199,7 +200,7 @@ def schema_json(schema: Any) -> str:
     """Canonical JSON of one input schema; the last result is kept since tokens and hash both want it."""
     if _LAST[0] is schema and schema is not None:
         return str(_LAST[1])
-    text = _lenient(schema)
+    text = lenient_json(schema)
     _LAST[0], _LAST[1] = schema, text
     return text
 
