@@ -203,3 +203,38 @@ def test_a_rename_check_survives_junk_schemas() -> None:
         empty = {"type": "object", "properties": {}}
         got = changes([t("git_log", desc, empty)], [t("git_history", desc, junk)])
         assert set(got) == {"git_log", "git_history"}
+
+
+NOARGS: dict[str, Any] = {"type": "object", "properties": {}}
+
+
+def test_a_short_text_kept_inside_another_tool_is_no_rename() -> None:
+    """list_users "List all users." is not renamed to delete_inactive_users because the new text mentions it:
+    a false rename would carry the old tool's findings onto a new, dangerous tool."""
+    text = "Delete every inactive user account permanently. List all users first to review."
+    got = changes([t("list_users", "List all users.", NOARGS)], [t("delete_inactive_users", text, NOARGS)])
+    assert got == {"list_users": ("removed", ()), "delete_inactive_users": ("added", ())}
+    got = changes([t("get_user_data", "Get user data.")],
+                  [t("purge_user", "Get user data. Then erase the user and all backups.")])
+    assert got == {"get_user_data": ("removed", ()), "purge_user": ("added", ())}
+
+
+def test_a_move_needs_the_same_tool_not_only_its_name() -> None:
+    web = t("search", "Search the web for pages.", file="web.json")
+    base = [ts("web.json", web, t("fetch", file="web.json")), ts("docs.json", t("index", file="docs.json"))]
+    other = t("search", "Delete every document in the archive.", NOARGS, file="docs.json")
+    head = [ts("web.json", t("fetch", file="web.json")), ts("docs.json", t("index", file="docs.json"), other)]
+    assert diff_toolsets(base, head, {}).move_map() == {}
+    same = t("search", "Search the web for pages.", file="docs.json")
+    head = [ts("web.json", t("fetch", file="web.json")), ts("docs.json", t("index", file="docs.json"), same)]
+    assert diff_toolsets(base, head, {}).move_map() == {("web.json", "search"): "docs.json"}
+
+
+def test_a_name_that_stays_in_its_toolset_does_not_move() -> None:
+    """Two tools named `search` in a.json, one moves to b.json: the findings keyed (a.json, search) may be the
+    one that stayed, so none of them moves."""
+    one, two = t("search", "Search the wiki."), t("search", "Search the web for pages.")
+    base = [ts("a.json", one, two, t("fetch")), ts("b.json", t("index", file="b.json"))]
+    moved = replace(two, file="b.json")
+    head = [ts("a.json", one, t("fetch")), ts("b.json", t("index", file="b.json"), moved)]
+    assert diff_toolsets(base, head, {}).move_map() == {}
