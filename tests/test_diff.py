@@ -238,3 +238,11 @@ def test_a_name_that_stays_in_its_toolset_does_not_move() -> None:
     moved = replace(two, file="b.json")
     head = [ts("a.json", one, t("fetch")), ts("b.json", t("index", file="b.json"), moved)]
     assert diff_toolsets(base, head, {}).move_map() == {}
+
+
+def test_a_rename_beside_a_namesake_that_stays_keeps_no_findings() -> None:
+    one, two = t("search", "Search the wiki."), t("search", "Search the web for pages.")
+    head = [ts("a.json", one, t("fetch"), t("web_search", "Search the web for pages."))]
+    tree = diff_toolsets([ts("a.json", one, two, t("fetch"))], head, {})
+    assert [c.change for c in tree.toolsets[0].tools if c.name == "web_search"] == ["renamed"]
+    assert tree.name_map() == {}

@@ -58,9 +58,17 @@ class TreeDiff:
         return {d.base_id: d.id for d in self.toolsets if d.base_id is not None and d.head is not None}
 
     def name_map(self) -> dict[tuple[str, str], str]:
-        """(base toolset id, base tool name) -> head tool name, for renamed tools."""
-        return {(d.base_id, c.previous_name): c.name for d in self.toolsets if d.base_id is not None
-                for c in d.tools if c.change == "renamed" and c.previous_name is not None}
+        """(base toolset id, base tool name) -> head tool name, for renamed tools whose old name no other
+        tool of the toolset still has (findings keyed by that name may be the namesake's)."""
+        out = {}
+        for d in self.toolsets:
+            if d.base_id is None:
+                continue
+            kept = {c.name for c in d.tools if c.change != "removed"}
+            for c in d.tools:
+                if c.change == "renamed" and c.previous_name is not None and c.previous_name not in kept:
+                    out[(d.base_id, c.previous_name)] = c.name
+        return out
 
     def move_map(self) -> dict[tuple[str, str], str]:
         """(base toolset id, tool name) -> head toolset id, for a tool that left one toolset and joined
