@@ -640,9 +640,13 @@ def _whole_word(sentences_: tuple[str, ...], name: str) -> Iterator[tuple[str, i
 
 # Routing guidance by how a request is worded ("for natural-language questions use find_document"): seed 001
 # measured it moving the traffic "not far enough to matter", as the ambiguity is in the request.
+_QUERY = r"(?:quer(?:y|ies)|questions?|requests?|lookups?|search(?:es|ing)?|match(?:es|ing)?)"
 _PHRASING = re.compile(
-    r"\b(?:keywords?|natural[- ]language|free[- ]form|semantic(?:ally)?|phrased|worded|wording)\b"
-)  # not "fuzzy" or "exact": "the complete name with its #code" against "a partial name" is in the request
+    rf"\b(?:keywords?[- ]{_QUERY}|natural[- ]language {_QUERY}|semantic(?:ally)? {_QUERY}"
+    rf"|free[- ]form {_QUERY}|conversational {_QUERY}|plain[- ]english|(?:full|complete) sentences"
+    r"|phrased|worded|wording)\b"
+)  # a phrasing word naming a thing ("SEO keyword reports", "semantic versioning") is no such guidance;
+# nor is "fuzzy" or "exact": "the complete name with its #code" against "a partial name" is in the request
 
 
 def bounds(sentences_: tuple[str, ...], name: str) -> bool:

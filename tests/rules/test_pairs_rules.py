@@ -478,6 +478,8 @@ FIND_DOCUMENT = {
     "Prefer find_document when the request is phrased as a natural language question.",
     "For exact keyword matches use this tool, not find_document.",
     "Use find_document instead for semantic search.",
+    "For questions written in plain English use find_document.",
+    "For conversational queries, use find_document instead.",
 ])
 def test_routing_guidance_by_phrasing_is_no_boundary(guidance: str) -> None:
     """Seed 001: three sentences of routing guidance ("search_docs is for keyword lookups and find_document
@@ -488,11 +490,16 @@ def test_routing_guidance_by_phrasing_is_no_boundary(guidance: str) -> None:
     assert got.pairs[("find_document", "search_docs")][0] == "intent-overlap"
 
 
-def test_boundary_by_what_the_request_names_still_counts() -> None:
-    """A boundary by the thing asked for (PDF files, one request by its number) is one a request states."""
-    tools = [
-        {**SEARCH_DOCS, "description": f"{SEARCH_DOCS['description']} For PDF files use find_document."},
-        FIND_DOCUMENT,
-    ]
+@pytest.mark.parametrize("boundary", [
+    "For PDF files use find_document.",
+    "For SEO keyword reports use find_document.",
+    "For semantic versioning changelogs use find_document.",
+    "For the keywords of a page's metadata, use find_document.",
+    "For natural-language processing papers use find_document.",
+])
+def test_boundary_by_what_the_request_names_still_counts(boundary: str) -> None:
+    """A boundary by the thing asked for (PDF files, keyword reports) is one a request states, even where
+    the thing is named with a word that elsewhere speaks of phrasing."""
+    tools = [{**SEARCH_DOCS, "description": f"{SEARCH_DOCS['description']} {boundary}"}, FIND_DOCUMENT]
     got = run_toolset([make_tool(t, i) for i, t in enumerate(tools)])
     assert ("find_document", "search_docs") not in got.pairs

@@ -18,11 +18,12 @@ against `ticket_id`), a guard such as an approval id, or a required name of the 
 each summary names a system the other never mentions (GitHub against GitLab), and when one description
 draws a contrastive boundary to the other by what a request asks for ("for PDF files use write_pdf"). A
 boundary by how the request is worded ("for keyword lookups use search_docs, for natural-language questions
-use find_document") is routing guidance, and the overlap stands: seed 001 measured three such sentences moving
-the traffic "not far enough to matter", as the ambiguity is in the request. An alias notice is an overlap,
-whatever the wording, when it names the other tool right after its phrase ("alias of X", "same as X",
-"deprecated, use X"); a name met elsewhere in such a sentence is a word ("migration steps, and deprecated API
-surface" names no tool `steps`), and "parameters identical to X" matches the arguments, not the tools.
+use find_document", "for conversational queries", "in plain English") is routing guidance, and the overlap
+stands: seed 001 measured three such sentences moving the traffic "not far enough to matter", as the
+ambiguity is in the request. An alias notice is an overlap, whatever the wording, when it names the other
+tool right after its phrase ("alias of X", "same as X", "deprecated, use X"); a name met elsewhere in such a
+sentence is a word ("migration steps, and deprecated API surface" names no tool `steps`), and "parameters
+identical to X" matches the arguments, not the tools.
 
 What the labelled pairs taught (`make eval`):
 - cross-server twins rarely share wording but share the name's core once the vendor prefix is dropped
