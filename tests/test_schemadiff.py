@@ -104,3 +104,23 @@ def test_the_comment_names_the_changes_escaped() -> None:
     cell = what_changed(report)
     assert cell.startswith("schema: p\\_00: added, optional; p\\_01: added, optional")
     assert cell.endswith(f"; and {8 - DETAILS_SHOWN} more")
+
+
+def test_titles_root_descriptions_and_required_names_without_a_property() -> None:
+    titled = edited(props={"order": {"type": "string", "enum": ["newest", "oldest"], "title": "Order"}})
+    assert details(t(BASE), t(titled)) == ("order: title changed",)
+    assert details(t(BASE), t(edited(description="Log options."))) == ("the schema's description changed",)
+    assert details(t(BASE), t(edited(required=["repo_path", "ghost"]))) == ("ghost: now required",)
+
+
+def test_a_long_property_name_is_shortened_not_its_change() -> None:
+    name = "p" * 300
+    got = details(t(BASE), t(edited(props={name: {"type": "string"}})))
+    assert got[0].endswith("…: added, optional") and len(got[0]) < 80
+
+
+def test_a_big_enum_names_what_it_gained_and_lost() -> None:
+    values = [f"v{i}" for i in range(30_000)]  # compared as sets: a list search per value took 8 s here
+    old = edited(props={"order": {"type": "string", "enum": values}})
+    new = edited(props={"order": {"type": "string", "enum": [*values[1:], "w"]}})
+    assert details(t(old), t(new)) == ('order: enum +"w" −"v0"',)

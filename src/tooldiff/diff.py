@@ -126,11 +126,15 @@ def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
     same description, or one description kept whole in the other (a sentence added to a short text); or the
     same description over a schema that only gained or lost properties."""
     scored = []
+    added_schemas = [canonical(a.input_schema) for a in added]  # once each, not once per pair
+    added_words = [a.description.split() for a in added]
     for i, r in enumerate(removed):
         schema = canonical(r.input_schema)
+        words = r.description.split()
         for j, a in enumerate(added):
-            if canonical(a.input_schema) != schema:
-                if _same_text(r, a) and _kin(r.name, a.name) and _grown(r.input_schema, a.input_schema):
+            if added_schemas[j] != schema:
+                if (len(words) >= KEPT_WORDS and words == added_words[j] and _kin(r.name, a.name)
+                        and _grown(r.input_schema, a.input_schema)):
                     scored.append((-1.0, i, j))
                 continue
             m = difflib.SequenceMatcher(None, r.description, a.description, autojunk=False)
@@ -167,10 +171,6 @@ def _kin(x: str, y: str) -> bool:
     new tool's text may quote an old one (`delete_inactive_users`: "... List all users first")."""
     a, b = _NAME_WORD.search(x), _NAME_WORD.search(y)
     return a is not None and b is not None and a.group().lower() == b.group().lower()
-
-
-def _same_text(r: Tool, a: Tool) -> bool:
-    return len(r.description.split()) >= KEPT_WORDS and r.description.split() == a.description.split()
 
 
 def _grown(x: Any, y: Any) -> bool:

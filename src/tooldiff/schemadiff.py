@@ -17,6 +17,7 @@ from tooldiff.schemahash import lenient_json
 MAX_DETAILS = 10  # then "and N more": a table cell, not a report
 MAX_DEPTH = 8  # nested properties deeper than this are "changed" as a whole
 _VALUE_CHARS = 40
+_NAME_CHARS = 40  # a property name longer than this is cut, so the change after it still shows
 
 # Keywords shown as "old → new"; the rest of a schema that differs is named ("anyOf changed").
 _SCALARS = ("type", "format", "pattern", "const", "default", "minimum", "maximum", "exclusiveMinimum",
@@ -65,8 +66,10 @@ def _schema(o: Any, n: Any, at: str, out: list[str], depth: int) -> None:
             moved(key, _shown(o, key), _shown(n, key))
     if _differ(o, n, "enum"):
         say(_enum(o.get("enum"), n.get("enum")))
-    if _differ(o, n, "description") and at:
-        say("description changed")
+    if _differ(o, n, "description"):
+        say("description changed" if at else "the schema's description changed")
+    if _differ(o, n, "title"):
+        say("title changed")
     if _differ(o, n, "additionalProperties"):
         extra_o, extra_n = o.get("additionalProperties"), n.get("additionalProperties")
         if isinstance(extra_o, Mapping) and isinstance(extra_n, Mapping):
@@ -89,18 +92,24 @@ def _properties(o: Mapping[str, Any], n: Mapping[str, Any], at: str, out: list[s
     op, np = o.get("properties"), n.get("properties")
     op, np = (op if isinstance(op, Mapping) else {}), (np if isinstance(np, Mapping) else {})
     o_req, n_req = _required(o), _required(n)
+
+    def path(name: str) -> str:
+        short = name if len(name) <= _NAME_CHARS else name[: _NAME_CHARS - 1] + "…"
+        return f"{at}.{short}" if at else short
+
     for name in sorted(np.keys() - op.keys()):
-        out.append(f"{at}{'.' if at else ''}{name}: added, {'required' if name in n_req else 'optional'}")
+        out.append(f"{path(name)}: added, {'required' if name in n_req else 'optional'}")
     for name in sorted(op.keys() - np.keys()):
-        out.append(f"{at}{'.' if at else ''}{name}: removed")
+        out.append(f"{path(name)}: removed")
+    for name in sorted((n_req ^ o_req) - op.keys() - np.keys()):  # required, with no property of its own
+        out.append(f"{path(name)}: now {'required' if name in n_req else 'optional'}")
     for name in sorted(op.keys() & np.keys()):
-        path = f"{at}.{name}" if at else str(name)
         if name in n_req and name not in o_req:
-            out.append(f"{path}: now required")
+            out.append(f"{path(name)}: now required")
         elif name in o_req and name not in n_req:
-            out.append(f"{path}: now optional")
+            out.append(f"{path(name)}: now optional")
         if lenient_json(op[name]) != lenient_json(np[name]):
-            _schema(op[name], np[name], path, out, depth + 1)
+            _schema(op[name], np[name], path(name), out, depth + 1)
 
 
 def _required(schema: Mapping[str, Any]) -> set[str]:
@@ -112,8 +121,9 @@ def _enum(o: Any, n: Any) -> str:
     if not isinstance(o, list) or not isinstance(n, list):
         return f"enum {_maybe(o)} → {_maybe(n)}"
     old, new = [lenient_json(v) for v in o], [lenient_json(v) for v in n]
-    added = [_value(v) for v, c in zip(n, new, strict=True) if c not in old]
-    gone = [_value(v) for v, c in zip(o, old, strict=True) if c not in new]
+    old_set, new_set = set(old), set(new)
+    added = [_value(v) for v, c in zip(n, new, strict=True) if c not in old_set]
+    gone = [_value(v) for v, c in zip(o, old, strict=True) if c not in new_set]
     words = [f"+{v}" for v in added[:3]] + [f"−{v}" for v in gone[:3]]
     more = len(added) + len(gone) - len(words)
     return "enum " + (" ".join(words) if words else "reordered") + (f" and {more} more" if more > 0 else "")
