@@ -545,3 +545,27 @@ def test_json_labels_claude_ctok_as_unofficial(capsys: pytest.CaptureFixture[str
     assert "claude-ctok" in doc["token_methods"]
     assert doc["token_method_notes"]["claude-ctok"] == tokens.METHOD_NOTES["claude-ctok"]
     assert set(doc["token_method_notes"]) <= set(doc["token_methods"])
+
+
+def test_describe_json_is_seed_002s_report(capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 002's describe(): name, tokens, descriptionChars, schemaHash, targets, issues [{code, severity,
+    targets, path, message}], ok (false when any issue is an error); describeAll's tokens and issueCount."""
+    code, out, _ = run(capsys, "describe", "--format", "json", str(EXAMPLE))
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) >= {"tools", "tokens", "issueCount"}
+    tools = {t["name"]: t for t in data["tools"]}
+    doc = json.loads(EXAMPLE.read_text())
+    search = next(t for t in doc["tools"] if t["name"] == "search_docs")
+    row = tools["search_docs"]
+    assert set(row) >= {"name", "tokens", "descriptionChars", "schemaHash", "targets", "issues", "ok"}
+    assert row["descriptionChars"] == len(search["description"])
+    assert isinstance(row["tokens"], int) and row["tokens"] > 0 and len(row["schemaHash"]) == 16
+    codes = {(i["code"], i["path"]) for i in row["issues"]}
+    assert ("intent-overlap", "") in codes
+    assert any(code == "missing-description" and path.startswith("properties.") for code, path in codes)
+    assert row["ok"] is True  # warnings and infos only
+    assert data["tokens"] == sum(t["tokens"] for t in data["tools"])
+    assert data["issueCount"] == sum(len(t["issues"]) for t in data["tools"])
+    assert any(not t["ok"] for t in data["tools"]) == any(
+        i["severity"] == "error" for t in data["tools"] for i in t["issues"])

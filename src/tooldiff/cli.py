@@ -160,6 +160,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("describe", help="one row per tool: tokens, schemaHash, findings")
     p.add_argument("paths", nargs="+", help="files or folders")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text: a table; json: seed 002's describe() per tool (tokens, descriptionChars, "
+                        "schemaHash, targets, issues, ok) with describeAll()'s tokens and issueCount")
     p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any)")
     _selection(p)
 
@@ -263,14 +266,17 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _diff(args)
     if cmd == "describe":
         from tooldiff.check import invocation, run_check
-        from tooldiff.describe import render_describe
+        from tooldiff.describe import describe_json, render_describe
 
         run = invocation(args.paths, args.config)
         config = _selected(args, run.config)
         # Its table shows tokens per method (the README's promise), so every available method is counted.
         report = run_check(run.source, config, run.paths, token_methods=None, named=run.named)
         report = _check_notes(report, config, whole_tree=not run.paths, command="describe")
-        sys.stdout.write(render_describe(report, _paths_from(run.source.root)))
+        if args.format == "json":
+            sys.stdout.write(describe_json(report))
+        else:
+            sys.stdout.write(render_describe(report, _paths_from(run.source.root)))
         return 0
     if cmd == "baseline":
         return _baseline(args)

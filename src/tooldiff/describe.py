@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
+from typing import Any
 from unicodedata import combining, east_asian_width
 
-from tooldiff.model import SEVERITY_RANK, Report
+from tooldiff.model import SEVERITY_RANK, Finding, Report
 from tooldiff.render.context import AT_ROOT, PathsFrom
 from tooldiff.render.escape import plain
 from tooldiff.tokens import METHOD_NOTES
@@ -67,6 +69,56 @@ def render_describe(report: Report, paths_from: PathsFrom = AT_ROOT) -> str:
         lines += [f"{plain(paths_from.show(f.file))}:{f.line}: not read: {plain(f.message)}"
                   for f in broken]
     return "\n".join(lines) + "\n"
+
+
+def describe_json(report: Report) -> str:
+    """Seed 002's `describe()` per tool and `describeAll()`'s totals: tokens (the estimate), descriptionChars,
+    schemaHash, targets, issues {code, severity, targets, path, message} and ok (no error among them).
+    `file`, `line`, `toolset` and `tokensByMethod` are tooldiff's own; a pair finding is an issue of both
+    tools, and a file that does not parse is in `notRead`."""
+    by_tool: dict[tuple[str, str, str], list[Finding]] = defaultdict(list)
+    shared: dict[tuple[str, str], list[Finding]] = defaultdict(list)
+    for f in report.findings:
+        if f.code == "parse-error":
+            continue
+        if len(f.tools) == 1:
+            by_tool[(f.toolset, f.tools[0], f.file)].append(f)
+        else:
+            for name in sorted(set(f.tools)):
+                shared[(f.toolset, name)].append(f)
+    tools: list[dict[str, Any]] = []
+    total = count = 0
+    for t in report.tools:
+        found = by_tool.get((t.toolset, t.name, t.file), []) + shared.get((t.toolset, t.name), [])
+        issues = [{"code": f.code, "severity": f.severity, "targets": list(f.targets),
+                   "path": _path(f.pointer), "message": f.message} for f in found]
+        estimate = t.tokens.get("estimate", {}).get("head") or 0
+        total += estimate
+        count += len(issues)
+        tools.append({
+            "name": t.name, "file": t.file, "line": t.line, "toolset": t.toolset, "tokens": estimate,
+            "tokensByMethod": {m: cell.get("head") for m, cell in t.tokens.items()},
+            "descriptionChars": t.description_chars, "schemaHash": t.schema_hash, "targets": list(t.targets),
+            "issues": issues, "ok": all(i["severity"] != "error" for i in issues),
+        })
+    broken = sorted((f for f in report.findings if f.code == "parse-error"), key=lambda f: (f.file, f.line))
+    out = {
+        "tools": tools,
+        "tokens": total,
+        "issueCount": count,
+        "notRead": [{"file": f.file, "line": f.line, "message": f.message} for f in broken],
+        "notes": list(report.notes),
+    }
+    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+
+
+def _path(pointer: str) -> str:
+    """Seed 002's issue path: `/input_schema/properties/note` is `properties.note`, `/description` is
+    `description`, a pair finding's "" stays ""."""
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
+    if parts[:1] == ["input_schema"]:
+        parts = parts[1:]
+    return ".".join(parts)
 
 
 def _width(text: str) -> int:

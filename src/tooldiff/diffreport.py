@@ -83,6 +83,7 @@ def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis) -
         tokens=token_row(base.tokens.get(bkey) if bkey else None, head.tokens.get(hkey) if hkey else None),
         change=c.change, changed_parts=c.changed_parts, previous_name=c.previous_name,
         details=schemadiff.details(c.base, c.head) if c.base is not None and c.head is not None else (),
+        description_chars=tokens.utf16_units(at.description),
     )
 
 

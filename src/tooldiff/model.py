@@ -157,6 +157,7 @@ class ToolReport:
     end_line: int = 0
     # A diff's changes inside the tool, property by property (`tooldiff.schemadiff`).
     details: tuple[str, ...] = ()
+    description_chars: int = 0  # as the token estimate counts characters (UTF-16 units)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

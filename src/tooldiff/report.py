@@ -40,7 +40,7 @@ def tool_reports(toolsets: Sequence[Toolset], analysis: Analysis) -> list[ToolRe
             out.append(ToolReport(
                 name=t.name, toolset=ts.id, file=t.file, line=t.line, end_line=t.end_line, format=t.format,
                 targets=analysis.targets.get(key, ()), schema_hash=analysis.hashes.get(key, ""),
-                tokens=row(analysis.tokens.get(key, {})),
+                tokens=row(analysis.tokens.get(key, {})), description_chars=tokens.utf16_units(t.description),
             ))
     return out
 

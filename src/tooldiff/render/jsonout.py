@@ -76,6 +76,7 @@ def tool(t: ToolReport) -> dict[str, Any]:
         "change": t.change,
         "changed_parts": list(t.changed_parts),
         "details": list(t.details),
+        "description_chars": t.description_chars,
         "tokens": _tokens(t.tokens),
     }
 
