@@ -188,8 +188,14 @@ NINES = "9" * 5000  # over Python's 4300-digit limit for int()
         ("t.json", f'{{\n "name": "a", "description": "{NINES}",\n "parameters": {{"x": 1.{NINES},\n'
                    f'  "default": {NINES}}}\n}}', 4),
         ("t.yaml", f"tools:\n  - name: a\n    input_schema:\n      maximum: {NINES}\n", 4),
+        # Written in hex, binary, octal or base 60, a YAML integer escapes the decimal limit when read and
+        # failed later, as text: a traceback in schemaHash, or in config validation
+        ("t.yaml", "tools:\n  - name: a\n    input_schema:\n      maxLength: 0x" + "f" * 3600 + "\n", 4),
+        ("t.yaml", "tools:\n  - name: a\n    input_schema:\n      maxLength: 0b" + "1" * 15000 + "\n", 4),
+        ("t.yaml", "tools:\n  - name: a\n    input_schema:\n      maxLength: 0" + "7" * 5000 + "\n", 4),
+        ("t.yaml", "tools:\n  - name: a\n    input_schema:\n      maxLength: 1" + ":59" * 2500 + "\n", 4),
     ],
-    ids=["nan", "infinity", "long-int-json", "long-int-yaml"],
+    ids=["nan", "infinity", "long-int-json", "long-int-yaml", "hex", "binary", "octal", "sexagesimal"],
 )
 def test_refused_values_are_reported_on_their_line(path: str, text: str, line: int) -> None:
     got, message = one_error(path, text.encode())

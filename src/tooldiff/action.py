@@ -91,6 +91,9 @@ def run(settings: Settings, event: Mapping[str, Any],
     except RUN_ERRORS as exc:
         _could_not_analyse(settings, plan, exc, client)
         raise
+    except Exception as exc:  # a bug of ours: the traceback fails the job, and the old verdict goes
+        _could_not_analyse(settings, plan, exc, client, internal=True)
+        raise
     # The input wins; else the config the run used (the base's under pull_request_target), else error.
     fail_on = settings.fail_on or report.fail_on
     settings = dataclasses.replace(settings, fail_on=cast(FailOn, fail_on))
@@ -130,7 +133,7 @@ def run(settings: Settings, event: Mapping[str, Any],
 
 
 def _could_not_analyse(
-    settings: Settings, plan: Plan, exc: Exception, client: Callable[[], Any] | None
+    settings: Settings, plan: Plan, exc: Exception, client: Callable[[], Any] | None, internal: bool = False
 ) -> None:
     """Say so where the verdict is read: the job summary, and in place of an earlier PR comment, whose
     verdict is about a push the PR has moved past. No new comment is made for it: the failed job says
@@ -138,7 +141,10 @@ def _could_not_analyse(
     from tooldiff.github import GitHubError
     from tooldiff.render.escape import md, plain
 
-    text = f"❌ **tooldiff** could not analyse {md(plan.describe(), 200)}: {md(plain(exc), 600)}"
+    why: object = exc
+    if internal:
+        why = f"an internal error ({type(exc).__name__}: {exc}); the job log has the traceback"
+    text = f"❌ **tooldiff** could not analyse {md(plan.describe(), 200)}: {md(plain(why), 600)}"
     gha.append_summary(settings.summary_path, text + "\n")
     if not (plan.publish and plan.pr is not None and settings.comment != "off" and settings.token):
         return

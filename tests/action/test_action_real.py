@@ -404,3 +404,25 @@ def test_an_audit_s_tool_dump_stands_alone_beside_one_tool_files(fake: FakeGitHu
         head_tools="agent/head-tools.json", json_file="report.json", fail_on="never")
     report = json.loads((pr.repo / "report.json").read_text())
     assert not [f for f in report["findings"] if set(f["tools"]) == {"find_manual", "search_manual"}]
+
+
+def test_an_internal_error_replaces_the_verdict_too(
+        fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in tooldiff (any exception) must not leave the last push's verdict standing on the PR either;
+    the traceback still fails the job."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head) == 1
+    [first] = [dict(c) for c in fake.bot_comments(2)]
+    pr.push({"tools.json": helpdesk("base")})
+    import tooldiff.actionreport
+
+    def broken(*_: object) -> None:
+        raise ValueError("Exceeds the limit (4300 digits) for integer string conversion")
+
+    monkeypatch.setattr(tooldiff.actionreport, "analyse_plan", broken)
+    with pytest.raises(ValueError, match="4300 digits"):
+        run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head)
+    [now] = fake.bot_comments(2)
+    assert now["id"] == first["id"] and "could not analyse" in now["body"]
+    assert "internal error" in now["body"] and "4300 digits" in now["body"]

@@ -229,6 +229,20 @@ def _set_as_mapping(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
     return loader.construct_mapping(node)  # type: ignore[arg-type]
 
 
+# Python turns at most 4,300 decimal digits into text; read in hex, binary, octal or base 60, a longer integer
+# escapes that limit when loaded and fails later, where it is written as JSON.
+MAX_INT_BITS = 14_000
+
+
+def _int(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    value = yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)  # type: ignore[arg-type]
+    if value.bit_length() > MAX_INT_BITS:
+        why = f"an integer of {value.bit_length():,} bits is too long for a JSON number"
+        raise yaml.constructor.ConstructorError(None, None, why, node.start_mark)
+    return value
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _int)
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_str)
 _Loader.add_constructor("tag:yaml.org,2002:binary", _timestamp_as_str)
 _Loader.add_constructor("tag:yaml.org,2002:set", _set_as_mapping)
