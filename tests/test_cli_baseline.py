@@ -181,3 +181,30 @@ def test_a_renamed_file_keeps_the_reasons_its_entries_were_accepted_with(repo: P
     moved = {k: v for k, v in entries(repo).items() if k[0] == "a/helpdesk.json"}
     assert moved and set(moved.values()) == {"kept on purpose"}
     assert not [k for k in entries(repo) if k[0] == "a/tools.json"]
+
+
+def test_a_baseline_that_is_a_symlink_is_neither_read_nor_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A branch can commit `.tooldiff-baseline.json -> ../somewhere`: `check` already refuses to read it, and
+    `baseline` must not write outside the repository through it."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    repo.mkdir()
+    outside.mkdir()
+    (repo / ".git").mkdir()
+    (repo / "tools.json").write_bytes(HEAD.read_bytes())
+    (repo / ".tooldiff-baseline.json").symlink_to(outside / "pwned.json")
+    monkeypatch.chdir(repo)
+    assert main(["baseline"]) == 2
+    assert not (outside / "pwned.json").exists()
+    err = capsys.readouterr().err
+    assert "symbolic link" in err and "Traceback" not in err
+
+
+def test_baseline_messages_keep_terminal_escapes_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "tools.json").write_bytes(HEAD.read_bytes())
+    (tmp_path / ".tooldiff.yml").write_text('baseline: "bl\\e]0;title\\a\\e[2J.json"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["baseline"]) == 0
+    assert "\x1b" not in capsys.readouterr().err

@@ -49,11 +49,20 @@ def _load_event(settings: Settings) -> dict[str, Any]:
 
 
 def _inside(workspace: Path, name: str) -> Path:
-    """An output file named by an input, kept inside the workspace."""
-    path = (workspace / name).resolve()
-    if path != workspace.resolve() and workspace.resolve() not in path.parents:
+    """An output file named by an input, kept inside the workspace, and reached through no symbolic link: the
+    workspace is the PR's checkout, and a PR can commit `tooldiff.sarif -> .git/config`. A link at the file
+    itself is replaced by the file; a linked folder on the way is refused."""
+    root = workspace.resolve()
+    path = Path(os.path.normpath(root / name))
+    if path != root and root not in path.parents:
         # Often `${{ github.workspace }}/x`: the runner's path, which the action's container does not have.
         raise SettingsError(f"{name!r} is outside the workspace ({workspace}): give a path relative to it")
+    for folder in reversed(path.parents):
+        if root in folder.parents and folder.is_symlink():
+            raise SettingsError(f"{name!r} goes through {folder.relative_to(root)}, a symbolic link in the "
+                                "checkout: name an output path without one")
+    if path.is_symlink():
+        path.unlink()
     return path
 
 

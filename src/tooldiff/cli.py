@@ -409,11 +409,16 @@ def _has_commits(path: Path) -> bool:
 def _baseline(args: argparse.Namespace) -> int:
     from tooldiff.baseline import dump_baseline, load_baseline, moved_reasons, outside
     from tooldiff.check import invocation, run_check
+    from tooldiff.render.escape import plain
+    from tooldiff.sources import PathsError
 
     run = invocation(args.paths, args.config)  # the config is read once, and the baseline goes beside it
     report = run_check(run.source, run.config, run.paths, token_methods=("estimate",), named=run.named)
     keep = [f for f in report.findings if f.status in ("new", "baselined")]
     target = run.home / run.config.baseline
+    if target.is_symlink():  # committed by a branch, it could point anywhere: `check` does not read it either
+        raise PathsError(f"the baseline {plain(run.config.baseline)} is a symbolic link: tooldiff neither "
+                         "reads nor writes a baseline through one; replace it with the file")
     old = load_baseline(target.read_bytes() if target.is_file() else None, run.config.baseline)
     # Over some paths only (a subfolder, paths given), the entries this run did not check stay as they are.
     unchecked = outside(old, run.paths, {(t.toolset, t.name) for t in report.tools})
@@ -424,9 +429,10 @@ def _baseline(args: argparse.Namespace) -> int:
     moved = moved_reasons(old, {ts.id for ts in report.toolsets} | {str(r.get("toolset")) for r in unchecked})
     _write(target, dump_baseline(keep, args.reason, unchecked, moved))
     also = f" (and kept {len(unchecked)} outside the paths checked)" if unchecked else ""
-    print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {target}{also}", file=sys.stderr)
+    print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {plain(target)}{also}",
+          file=sys.stderr)
     if run.config.sources:
-        listed = ", ".join(f"`{s.command}`" for s in run.config.sources)
+        listed = ", ".join(f"`{plain(s.command)}`" for s in run.config.sources)
         print(f"tooldiff: the configured sources {listed} were not run: `tooldiff baseline` reads files "
               "only, so it holds no new finding of their tools", file=sys.stderr)
     return 0

@@ -426,3 +426,17 @@ def test_an_internal_error_replaces_the_verdict_too(
     [now] = fake.bot_comments(2)
     assert now["id"] == first["id"] and "could not analyse" in now["body"]
     assert "internal error" in now["body"] and "4300 digits" in now["body"]
+
+
+def test_an_output_file_that_the_pr_made_a_symlink_is_replaced_not_followed(
+        fake: FakeGitHub, tmp_path: Path) -> None:
+    """A PR that commits `tooldiff.sarif -> .git/config` must not have the checkout's git config written."""
+    pr = PullRequest(tmp_path, fake)
+    (pr.repo / "tooldiff.sarif").symlink_to(".git/config")
+    pr.push({"tools.json": helpdesk("head")})
+    config = (pr.repo / ".git" / "config").read_bytes()
+    run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, comment="off",
+        sarif_file="tooldiff.sarif", fail_on="never")
+    assert (pr.repo / ".git" / "config").read_bytes() == config
+    assert not (pr.repo / "tooldiff.sarif").is_symlink()
+    assert json.loads((pr.repo / "tooldiff.sarif").read_text())["version"] == "2.1.0"
