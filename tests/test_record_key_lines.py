@@ -145,3 +145,18 @@ def test_invalid_name_sits_on_the_name() -> None:
         report = run_check(WorktreeSource(Path(tmp)), Config.default())
     (found,) = [f for f in report.findings if f.code == "invalid-name"]
     assert found.pointer == "/name" and found.line == _line(text, '"name"')
+
+
+def test_a_record_with_many_findings_gets_each_line_from_one_index_of_its_keys() -> None:
+    """Many properties asked in one tool: their lines come from the record's keys indexed once (a search per
+    finding grew with the square of the record) and agree with the one-by-one walk; a name also met inside
+    a string ("p1" in the description) is still the key."""
+    from tooldiff.positions import KEY_INDEX_FROM
+
+    n = KEY_INDEX_FROM * 10
+    props = ",\n".join(f'      "p{i}": {{"type": "string"}}' for i in range(n))
+    text = ('[{"name": "wide", "description": "Set \\"p1\\": to one; p2 too.",\n  "input_schema": {\n'
+            '    "type": "object",\n    "properties": {\n' + props + '\n    }\n  }\n}]\n')
+    pointers = tuple(f"/input_schema/properties/p{i}" for i in range(n))
+    _, got = _lines("t.json", text, pointers)
+    assert got == {p: 5 + i for i, p in enumerate(pointers)}

@@ -34,6 +34,8 @@ _AFTER = re.compile(r"[ \t\n\r]*([,}\]])[ \t\n\r]*")
 _NEXT_KEY = re.compile(r'[ \t\n\r]*,[ \t\n\r]*"([^"\\]*)"[ \t\n\r]*:[ \t\n\r]*')
 # A property name JSON writes only as itself (or with \\u escapes): see `Locator._only_key`.
 _PLAIN_KEY = re.compile(r'[^"\\/\x00-\x1f]+')
+_STRING = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"', re.S)  # a JSON string; group 1 as written, escapes kept
+KEY_INDEX_FROM = 32  # asked paths in one record above which its keys are indexed
 # Trie marker: not a str, so no JSON key (tool text is hostile: "\u0000wanted" is a key) can collide.
 _WANTED: Any = object()
 
@@ -449,6 +451,9 @@ class Locator:
         for (start, end), asked in records.items():
             rest = []
             plain = start < end and self._text.find("\\u", start, end) < 0  # no key can be spelt otherwise
+            # Many findings in one record (a tool of 20,000 undescribed properties): its keys are indexed in
+            # one pass, as a search of the record per finding grew with the square of the record.
+            keys = self._keys(start, end) if plain and len(asked) > KEY_INDEX_FROM else None
             for key, path, there, first in asked:
                 if first:
                     at = _first_member(spans, start, path)
@@ -457,7 +462,7 @@ class Locator:
                     elif at >= 0:
                         starts[key] = at
                     continue
-                only = self._only_key(start, end, path) if plain and there else None
+                only = self._only_key(start, end, path, keys) if plain and there else None
                 if only is None:
                     rest.append((key, path))
                     continue
@@ -475,7 +480,20 @@ class Locator:
         lines = self._index.lines(list(starts.values()))
         return {key: lines[offset] for key, offset in starts.items()}
 
-    def _only_key(self, start: int, end: int, path: Path) -> tuple[int, int, Path] | None:
+    def _keys(self, start: int, end: int) -> dict[str, list[tuple[int, int]]]:
+        """Every key of text[start:end] -> where it and its value start, up to two of each (as `_only_key`
+        needs): the strings read in order, so a quote inside a string is never taken for one that opens."""
+        text, out = self._text, dict[str, list[tuple[int, int]]]()
+        for m in _STRING.finditer(text, start, end):
+            colon = _WS.match(text, m.end()).end()  # type: ignore[union-attr]
+            if text.startswith(":", colon):
+                seen = out.setdefault(m.group(1), [])
+                if len(seen) < 2:
+                    seen.append((m.start(), _WS.match(text, colon + 1).end()))  # type: ignore[union-attr]
+        return out
+
+    def _only_key(self, start: int, end: int, path: Path,
+                  index: dict[str, list[tuple[int, int]]] | None = None) -> tuple[int, int, Path] | None:
         """The deepest property name on `path` that is a key exactly once in text[start:end]: where that
         key and its value start, and the path below it. The text holds no \\u escape (the caller checks),
         and the name no character JSON may escape otherwise, so that one occurrence is the property on the
@@ -484,6 +502,11 @@ class Locator:
         for i in range(len(path) - 1, 0, -1):
             name = path[i]
             if path[i - 1] != "properties" or name.isdigit() or not _PLAIN_KEY.fullmatch(name):
+                continue
+            if index is not None:
+                found = index.get(name, [])
+                if len(found) == 1:
+                    return found[0][0], found[0][1], path[i + 1 :]
                 continue
             quoted = f'"{name}"'
             keys: list[tuple[int, int]] = []  # up to two occurrences followed by a colon
