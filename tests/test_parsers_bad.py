@@ -245,3 +245,16 @@ def test_a_file_that_is_one_list_reports_its_items_that_are_not_objects() -> Non
         (3, "item /1 of a tool list is a string, not a tool object"),
         (4, "item /2 of a tool list is null, not a tool object"),
     ]
+
+
+def test_a_file_of_broken_lines_reports_the_first_hundred_and_counts_the_rest() -> None:
+    """2,000,000 lines of `{` made 2,000,000 findings (1.7 GB and 43 s in the Action): the first lines say
+    what is wrong, a count says how much more, and the good lines are still read."""
+    from tooldiff.parsers.load import MAX_ERRORS_PER_FILE
+
+    data = GOOD_TOOL + b"\n" + b"{\n" * (MAX_ERRORS_PER_FILE + 400) + GOOD_TOOL + b"\n"
+    result = parse_bytes("t.jsonl", data)
+    assert len(result.tools) == 2
+    assert len(result.errors) == MAX_ERRORS_PER_FILE + 1
+    last = result.errors[-1]
+    assert last.line == MAX_ERRORS_PER_FILE + 2 and "400 more lines" in last.message

@@ -176,10 +176,37 @@ def _as_jsonl(text: str) -> list[Document] | None:
         return None
 
 
+# A file of broken lines reports this many, then how many more: 2,000,000 findings helped no one.
+MAX_ERRORS_PER_FILE = 100
+
+
+class _Errors(list[LoadError]):
+    """The first MAX_ERRORS_PER_FILE errors, then a count of the others at the first one's line."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.more = 0
+        self.more_at = 0
+
+    def add(self, error: LoadError) -> None:
+        if len(self) < MAX_ERRORS_PER_FILE:
+            self.append(error)
+            return
+        self.more += 1
+        self.more_at = self.more_at or error.line
+
+    def all(self) -> list[LoadError]:
+        if not self.more:
+            return list(self)
+        why = (f"and {self.more:,} more lines do not parse (from line {self.more_at:,} on); the first "
+               f"{MAX_ERRORS_PER_FILE} are shown")
+        return [*self, LoadError(self.more_at, why)]
+
+
 def load_jsonl(text: str) -> list[Document]:
     """One document per non-blank line; a bad line is reported and the others are kept."""
     docs: list[Document] = []
-    bad: list[LoadError] = []
+    bad = _Errors()
     escapes = SURROGATE_ESCAPE.search(text) is not None  # one scan of the file: most have none
     for n, line in enumerate(text.split("\n")):
         if not line.strip():
@@ -188,21 +215,21 @@ def load_jsonl(text: str) -> list[Document]:
         try:
             value = _DECODER.decode(line)
         except json.JSONDecodeError as exc:
-            bad.append(LoadError(n + 1, f"invalid JSON on line {n + 1}: {exc.msg} (column {exc.colno})"))
+            bad.add(LoadError(n + 1, f"invalid JSON on line {n + 1}: {exc.msg} (column {exc.colno})"))
             continue
         except ValueError as exc:
-            bad.append(LoadError(n + 1, f"invalid JSON on line {n + 1}: {exc}"))
+            bad.add(LoadError(n + 1, f"invalid JSON on line {n + 1}: {exc}"))
             continue
         except RecursionError:
-            bad.append(LoadError(n + 1, f"invalid JSON on line {n + 1}: nesting too deep to parse"))
+            bad.add(LoadError(n + 1, f"invalid JSON on line {n + 1}: nesting too deep to parse"))
             continue
         if escapes and SURROGATE_ESCAPE.search(line) is not None and not _is_unicode(value):
-            bad.append(LoadError(n + 1, f"not valid Unicode on line {n + 1}: {LONE_SURROGATE}"))
+            bad.add(LoadError(n + 1, f"not valid Unicode on line {n + 1}: {LONE_SURROGATE}"))
             continue
         docs.append(Document(value, (str(n),), "jsonl", line_no=n + 1, repeated=repeats.take(value)))
     repeats.clear()  # what a bad last line noted
     if bad:
-        raise DocumentErrors(docs, bad)
+        raise DocumentErrors(docs, bad.all())
     return docs
 
 
