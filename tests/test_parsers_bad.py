@@ -105,6 +105,17 @@ def test_yaml_alias_bomb() -> None:
     assert time.monotonic() - start < 10
 
 
+def test_yaml_aliases_of_a_long_string_are_a_bomb_too() -> None:
+    """One 400 KB string aliased by 2,000 tools is 1.6 GB of text from a 625 KB file (335 s in the Action):
+    the text an alias repeats counts, not only its nodes."""
+    long = "x" * 400_000
+    tools = "\n".join(f"  - {{name: t{i}, description: *s}}" for i in range(2_000))
+    data = f"s: &s {long}\ntools:\n{tools}\n".encode()
+    line, message = one_error("bomb.yaml", data)
+    assert line == 1
+    assert "out of proportion" in message and "characters" in message
+
+
 def test_yaml_modest_aliases_are_fine() -> None:
     data = b"x: &s {type: string}\ntools:\n  - name: a\n    input_schema: {properties: {p: *s}}\n"
     (tool,) = parse_bytes("t.yaml", data).tools

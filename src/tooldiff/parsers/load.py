@@ -30,6 +30,7 @@ from tooldiff.positions import (
 FAST_DEPTH = 8
 # Expanded YAML size (nodes, counting every alias expansion) beyond which aliases are a bomb.
 YAML_MAX_EXPANDED = 100_000
+YAML_MAX_EXPANDED_CHARS = 20_000_000  # text: a 400 KB string aliased 2,000 times is 800 MB
 YAML_ALIAS_RATIO = 10
 YAML_MAX_DEPTH = 500
 
@@ -282,6 +283,7 @@ def _check_yaml(root: yaml.Node) -> dict[int, dict[str, int]]:
     Sizes are memoised per node, so measuring even a billion-laughs expansion costs only its real nodes.
     """
     sizes: dict[int, int] = {}
+    chars: dict[int, int] = {}  # the text each node expands to, scalars' lengths summed
     active: set[int] = set()
     worst: list[yaml.Node] = []
     repeated: dict[int, dict[str, int]] = {}
@@ -296,9 +298,11 @@ def _check_yaml(root: yaml.Node) -> dict[int, dict[str, int]]:
             raise LoadError(node.start_mark.line + 1, "YAML nesting too deep")
         active.add(key)
         total = 1
+        text = len(node.value) if isinstance(node, yaml.ScalarNode) else 0
         if isinstance(node, yaml.SequenceNode):
             for child in node.value:
                 total += size(child, depth + 1)
+                text += chars[id(child)]
         elif isinstance(node, yaml.MappingNode):
             seen: dict[str, int] = {}
             # as loaded: `0x1F` and `31` are one key, `on` and `yes` too, and `true` and `1`; `<<` all merge
@@ -306,19 +310,45 @@ def _check_yaml(root: yaml.Node) -> dict[int, dict[str, int]]:
                 if token is not None:
                     seen[token] = seen.get(token, 0) + 1
                 total += size(k, depth + 1) + size(v, depth + 1)
+                text += chars[id(k)] + chars[id(v)]
             if len(seen) < sum(seen.values()):
                 repeated[key] = {token: n for token, n in seen.items() if n > 1}
         active.discard(key)
-        if total > YAML_MAX_EXPANDED and not worst:
+        if (total > YAML_MAX_EXPANDED or text > YAML_MAX_EXPANDED_CHARS) and not worst:
             worst.append(node)
         sizes[key] = total
+        chars[key] = text
         return total
 
     expanded = size(root, 0)
     if worst and expanded > YAML_ALIAS_RATIO * len(sizes):
         raise LoadError(worst[0].start_mark.line + 1,
                         f"YAML aliases expand out of proportion ({expanded:,} nodes from {len(sizes):,})")
+    if worst and chars[id(root)] > YAML_MAX_EXPANDED_CHARS:
+        written = sum(len(n.value) for n in _unique_scalars(root))
+        if chars[id(root)] > YAML_ALIAS_RATIO * max(written, 1):
+            raise LoadError(worst[0].start_mark.line + 1, "YAML aliases expand out of proportion "
+                            f"({chars[id(root)]:,} characters from {written:,})")
     return repeated
+
+
+def _unique_scalars(root: yaml.Node) -> list[yaml.ScalarNode]:
+    """Each scalar node once, however often aliased (the text as written)."""
+    seen: set[int] = set()
+    out: list[yaml.ScalarNode] = []
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            out.append(node)
+        elif isinstance(node, yaml.SequenceNode):
+            todo.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            todo.extend(x for pair in node.value for x in pair)
+    return out
 
 
 def _yaml_repeats(root: yaml.Node, counts: dict[int, dict[str, int]]) -> tuple[repeats.Repeat, ...]:
