@@ -127,11 +127,21 @@ def rule_doc(code: str) -> RuleDoc:
     )
 
 
+# Rules that judge tool text, not a provider's rules: their findings name no target.
+PROVIDER_FREE = frozenset({
+    "parse-error", "mutual-nondistinction", "directional-domination", "intent-overlap", "blast-radius-twin",
+    "unanalysable-description", "escalation-flag", "mode-argument",
+})
+
+
 def rule_targets(code: str) -> tuple[str, ...]:
-    """The targets a rule can fire for: those setting a fact it reads (`RULE_FACTS`), else every target.
-    Not a module's `TARGETS`: rules import the target registry under that name."""
+    """The targets a rule can fire for: those setting a fact it reads (`RULE_FACTS`), else every target;
+    none for a rule whose findings hold for any provider (`PROVIDER_FREE`). Not a module's `TARGETS`:
+    rules import the target registry under that name."""
     from tooldiff.targets import TARGETS
 
+    if code in PROVIDER_FREE:
+        return ()
     facts = RULE_FACTS.get(code)
     if facts is None:
         return tuple(TARGETS)
@@ -140,7 +150,8 @@ def rule_targets(code: str) -> tuple[str, ...]:
 
 def render_rule(doc: RuleDoc) -> str:
     # Targets come from the target data (`rule_targets`).
-    targets = " · targets: " + ", ".join(f"`{t}`" for t in doc.targets) if doc.targets else ""
+    targets = " · targets: " + (", ".join(f"`{t}`" for t in doc.targets) if doc.targets
+                                 else "any provider (it judges the tool text)")
     severity = f"Severity: **{doc.severity_shown}** · kind: {doc.kind}{targets}"
     out = [f"## {doc.code}", "", doc.summary, "", severity]
     for title in [*SECTION_ORDER, *sorted(set(doc.sections) - set(SECTION_ORDER))]:
