@@ -261,3 +261,23 @@ def test_a_failed_capture_at_head_is_a_parse_error_not_every_tool_removed(
     assert code == 1 and new["code"] == "parse-error" and "JSON-RPC error response" in new["message"]
     assert not [t for t in report["tools"] if t["change"] == "removed"]
     assert any("Not read at head" in note for note in report["notes"])
+
+
+def test_diff_paths_reads_the_config_check_would_read_here(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--config` defaults to .tooldiff.yml at the root (the help says): with no config inside the compared
+    folders, the one `check` reads from here applies, as it would to `check b`."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "tools.json").write_bytes(BASE.read_bytes())
+    (tmp_path / "b" / "tools.json").write_bytes(HEAD.read_bytes())
+    (tmp_path / ".tooldiff.yml").write_text(NO_MISSING_DESCRIPTION, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = run(capsys, "diff", "a", "b", "--format", "json")
+    assert "missing-description" not in codes(out) and "intent-overlap" in codes(out)
+    # a compared folder's own config still wins, as for two checkouts compared side by side
+    (tmp_path / "a" / ".tooldiff.yml").write_text("chars_per_token: 4\n", encoding="utf-8")
+    (tmp_path / "b" / ".tooldiff.yml").write_text("chars_per_token: 4\n", encoding="utf-8")
+    _, out, _ = run(capsys, "diff", "a", "b", "--format", "json")
+    assert "missing-description" in codes(out)

@@ -105,7 +105,8 @@ def _selected(args: argparse.Namespace, config: Config) -> Config:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any)")
+    p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any; a diff of two "
+                                     "paths reads each folder's own, else the root's)")
     _selection(p)
     p.add_argument("--format", choices=FORMATS, default="text",
                    help="text for a terminal, json (report.schema.json), markdown (the PR comment), sarif "
@@ -319,7 +320,7 @@ def _diff(args: argparse.Namespace) -> int:
         if len(args.paths) != 2:
             print("tooldiff: give --base REF, or two paths: BASE_PATH HEAD_PATH", file=sys.stderr)
             return 2
-        from tooldiff.check import find_config
+        from tooldiff.check import CONFIG_NAMES, find_config, project_root
         from tooldiff.sources import PathsError, WorktreeSource
 
         if _names_refs(args.paths):
@@ -327,8 +328,13 @@ def _diff(args: argparse.Namespace) -> int:
             missing = next(p for p in args.paths if not Path(p).exists())
             raise PathsError(f"{missing}: no such file or folder; to compare two refs, give "
                              f"--base {base} --head {head}")
-        # Outside git the named config is a file here, as for `check --config`; else each side's own.
+        # The named config is a file here, as for `check --config`; else each compared folder's own, and
+        # where they have none, the one `check` reads from here (a project comparing two of its outputs).
         config = find_config(WorktreeSource(Path.cwd()), args.config) if args.config else None
+        if config is None and not any(_own_config(Path(p)) for p in args.paths):
+            home = project_root(Path.cwd())
+            if any((home / name).is_file() for name in CONFIG_NAMES):
+                config = find_config(WorktreeSource(home), None)
         report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]), config,
                                         token_methods=_token_methods(args),
                                         adjust=lambda c: _selected(args, c))
@@ -395,6 +401,12 @@ def _check_notes(report: Report, config: Config, *, whole_tree: bool, command: s
     if whole_tree:  # over some paths only, the rest of the tree was not read: no claim about it
         notes += unmatched_settings(config, report)
     return dataclasses.replace(report, notes=(*report.notes, *notes)) if notes else report
+
+
+def _own_config(path: Path) -> bool:
+    from tooldiff.check import CONFIG_NAMES
+
+    return path.is_dir() and any((path / name).is_file() for name in CONFIG_NAMES)
 
 
 def _has_commits(path: Path) -> bool:
