@@ -275,6 +275,10 @@ def test_describe_never_cuts_the_path_and_line(
 def test_rules_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules")
     assert code == 0 and "intent-overlap" in out and "optional-not-required" in out
+    # A terminal's listing: aligned columns, no Markdown links, no citations of the design notes
+    assert "](#" not in out and "| " not in out and "seed 00" not in out
+    row = next(line for line in out.splitlines() if line.startswith("intent-overlap "))
+    assert row.split()[:3] == ["intent-overlap", "warning", "pair"] and "Two tools" in row
     code, out, _ = run(capsys, "explain", "blast-radius-twin")
     assert code == 0 and "blast-radius-twin" in out
     assert run(capsys, "explain", "no-such-rule")[0] == 2

@@ -162,8 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("describe", help="one row per tool: tokens, schemaHash, findings")
     p.add_argument("paths", nargs="+", help="files or folders")
     p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text: a table; json: seed 002's describe() per tool (tokens, descriptionChars, "
-                        "schemaHash, targets, issues, ok) with describeAll()'s tokens and issueCount")
+                   help="text: a table; json: for each tool its tokens (the estimate), descriptionChars, "
+                        "schemaHash, targets, issues and ok (no error among them), with the totals tokens "
+                        "and issueCount")
     p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any)")
     _selection(p)
 
@@ -285,7 +286,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         from tooldiff import docs
 
         if cmd == "rules":
-            sys.stdout.write(docs.render_rules_table())
+            sys.stdout.write(docs.render_rules_text())
             return 0
         code = args.code.strip().lower().replace("_", "-")  # INTENT_OVERLAP, as a constant might spell it
         if code not in docs.codes():

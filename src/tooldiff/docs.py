@@ -177,6 +177,19 @@ def render_rules_table() -> str:
     return "\n".join(out) + "\n"
 
 
+def render_rules_text() -> str:
+    """`tooldiff rules`: one aligned line per rule, for a terminal (the design notes' citations left to
+    `explain` and docs/rules.md, which say what they are)."""
+    rows = [("code", "severity", "kind", "what it finds")]
+    rows += [(d.code, d.severity_shown, d.kind, _UNCITED.sub("", d.summary)) for d in map(rule_doc, codes())]
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    lines = ["  ".join([*(c.ljust(w) for c, w in zip(r[:3], widths, strict=True)), r[3]]) for r in rows]
+    return "\n".join(lines) + "\n\n`tooldiff explain CODE` for a rule's documentation.\n"
+
+
+_UNCITED = re.compile(r" \(seed [^)]*\)")
+
+
 def render_rule_markdown(code: str) -> str:
     """`tooldiff explain CODE`."""
     return render_rule(rule_doc(code))
@@ -184,7 +197,14 @@ def render_rule_markdown(code: str) -> str:
 
 def render_rules_markdown() -> str:
     """docs/rules.md: the table of rules, then each rule's section (anchor = its code)."""
-    head = "# Rules\n\nGenerated from the rule modules' docstrings by `make docs`; do not edit by hand.\n\n"
+    head = (
+        "# Rules\n\nGenerated from the rule modules' docstrings by `make docs`; do not edit by hand.\n\n"
+        "The sections cite tooldiff's three design notes: **seed 000**, the differentia analysis (H1.6: "
+        "two tools are told apart only by the terms one has and the other lacks); **seed 001**, overlapping "
+        "tools (an overlap in intent is a routing defect that a merge fixes, a difference in blast radius a "
+        "safety boundary that a merge dissolves); **seed 002**, provider schema lint (rule codes, targets, "
+        "the token estimate, schemaHash).\n\n"
+    )
     return head + render_rules_table() + "\n" + "\n".join(render_rule(rule_doc(code)) for code in codes())
 
 

@@ -25,7 +25,7 @@ from tooldiff.schemawalk import has_schema
 
 # How each method is named under a token table; ctok must always say it is unofficial.
 METHOD_NOTES: dict[str, str] = {
-    "estimate": "characters ÷ 4 (seed 002's estimate)",
+    "estimate": "characters ÷ 4, an offline estimate that can be off by tens of percent",
     "claude-ctok": "an unofficial reconstruction of Claude's tokenizer",
 }
 
