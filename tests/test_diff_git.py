@@ -719,6 +719,16 @@ def test_tools_moved_to_another_file_keep_their_findings(tmp_path: Path) -> None
     assert not [f for f in report.resolved if tuple(sorted(f.tools)) == ("find_document", "search_docs")]
     moved = {"search_docs", "find_document"}
     assert not [(f.code, f.tools) for f in report.findings if f.status == "new" and set(f.tools) <= moved]
+    # Said as a move: where from and where to, not "new tool" and "tool removed"
+    rows = {(t.name, t.change, t.moved) for t in report.tools}
+    assert rows == {(n, "added", "agent/helpdesk.json") for n in moved} | {
+        (n, "removed", "agent/weather.json") for n in moved}
+    from tooldiff.render import RenderContext, markdown, text
+
+    comment = markdown.render(report, RenderContext())
+    assert "moved from agent/helpdesk.json" in comment and "moved to agent/weather.json" in comment
+    assert "new tool" not in comment and "tool removed" not in comment
+    assert "Tools changed: 2 moved" in text.render(report, RenderContext())
 
 
 def test_a_baselined_finding_on_a_moved_tool_is_not_new(tmp_path: Path) -> None:

@@ -70,7 +70,9 @@ def token_row(base: Mapping[str, int] | None, head: Mapping[str, int] | None) ->
     return row
 
 
-def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis) -> ToolReport:
+def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis,
+                moves: Mapping[tuple[str, str], str] | None = None) -> ToolReport:
+    """`moves`: `TreeDiff.move_map()`, for the toolset a moved tool came from or went to."""
     at = c.head or c.base
     assert at is not None
     bkey = tool_key(d.base_id or "", c.base) if c.base is not None else None
@@ -84,7 +86,16 @@ def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis) -
         change=c.change, changed_parts=c.changed_parts, previous_name=c.previous_name,
         details=schemadiff.details(c.base, c.head) if c.base is not None and c.head is not None else (),
         description_chars=tokens.utf16_units(at.description),
+        moved=_moved(d, c, moves or {}),
     )
+
+
+def _moved(d: ToolsetDiff, c: ToolChange, moves: Mapping[tuple[str, str], str]) -> str | None:
+    if c.change == "removed" and d.base_id is not None:
+        return moves.get((d.base_id, c.name))
+    if c.change == "added":
+        return next((src for (src, name), dst in moves.items() if name == c.name and dst == d.id), None)
+    return None
 
 
 def toolset_report(d: ToolsetDiff, base: Analysis, head: Analysis, budget: int | None) -> ToolsetReport:

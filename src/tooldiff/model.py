@@ -158,6 +158,9 @@ class ToolReport:
     # A diff's changes inside the tool, property by property (`tooldiff.schemadiff`).
     details: tuple[str, ...] = ()
     description_chars: int = 0  # as the token estimate counts characters (UTF-16 units)
+    # A diff's tool that left one toolset for another (`TreeDiff.move_map`): on its added row the toolset it
+    # came from, on its removed row the one it went to.
+    moved: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -77,6 +77,7 @@ def tool(t: ToolReport) -> dict[str, Any]:
         "changed_parts": list(t.changed_parts),
         "details": list(t.details),
         "description_chars": t.description_chars,
+        "moved": t.moved,
         "tokens": _tokens(t.tokens),
     }
 

@@ -49,6 +49,8 @@ def what_changed(t: ToolReport) -> str:
         return f"renamed from {md(t.previous_name or '?', 80)}" + (f"; {more}" if more else "") + _details(t)
     if t.change == "modified":
         return (", ".join(md(p) for p in t.changed_parts) or "definition") + _details(t)
+    if t.moved is not None:  # "new tool" would not be true, nor "tool removed"
+        return f"moved {'from' if t.change == 'added' else 'to'} {md(t.moved, 80)}"
     return {"added": "new tool", "removed": "tool removed"}.get(t.change, "")
 
 

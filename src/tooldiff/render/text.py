@@ -52,8 +52,10 @@ def _changes(report: Report) -> str:
     """What a diff changed, in one sentence: the tools per kind of change and the token delta."""
     kinds: dict[str, int] = {}
     for t in report.tools:
-        if t.change != "unchanged":
-            kinds[t.change] = kinds.get(t.change, 0) + 1
+        if t.change == "unchanged" or (t.moved is not None and t.change == "removed"):
+            continue
+        kind = "moved" if t.moved is not None else t.change  # one tool, not one added and one removed
+        kinds[kind] = kinds.get(kind, 0) + 1
     if not kinds:
         return "No tool definition changed."
     parts = ", ".join(f"{n:,} {kind}" for kind, n in sorted(kinds.items()))
