@@ -45,7 +45,11 @@ _DESTRUCTIVE = re.compile(
     r"|can ?not be (?:undone|reversed)|no undo|not reversible|delete[sd]?|deleting|destroy(?:s|ed)?"
     r"|drop(?:s|ped|ping)? (?:\w+ ){0,2}(?:tables?|databases?|collections?|schemas?|keyspaces?|buckets?)\b"
     r"|purge[sd]?|wipe[sd]?|erase[sd]?|truncate[sd]?|merge[sd]? (?:\w+ ){0,3}(?:records?|contacts?|accounts?)"
-    r"|fold[s]? .{0,60}\binto\b|force[- ]push|overwrit(?:e|es|ing) .{0,20}without)",
+    r"|fold[s]? .{0,60}\binto\b|force[- ]push|overwrit(?:e|es|ing) .{0,20}without"
+    # a file, a folder or a resource removed is gone (a role removed from a member is not: a write)
+    r"|remov(?:e|es|ing) (?:\w+ ){0,2}(?:files?|director(?:y|ies)|folders?|containers?|images?|volumes?"
+    r"|branch(?:es)?|repositor(?:y|ies)|databases?|buckets?|secrets?|snapshots?|backups?|pods?|clusters?"
+    r"|instances?|disks?)\b)",
     re.I,
 )
 _WRITE = re.compile(

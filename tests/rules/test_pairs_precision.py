@@ -184,6 +184,20 @@ def test_archive_and_remove_are_writes(name: str, description: str) -> None:
     assert assess(make_tool(_t(name, description))).level == "write"
 
 
+@pytest.mark.parametrize(("name", "description"), [
+    ("remove_file", "Remove a file from the workspace by path."),
+    ("rm_dir", "Removes the directory and everything in it."),
+    ("remove_container", "Remove a stopped container."),
+    ("delete_branch", "Remove a branch from the repository."),
+])
+def test_removing_a_file_or_a_resource_destroys_it(name: str, description: str) -> None:
+    """A first-time user's `remove_file` was called a mere write beside `write_file`: a file, a folder, a
+    container or a branch removed is gone, as a role removed from a member is not."""
+    from tooldiff.blast import assess
+
+    assert assess(make_tool(_t(name, description))).level == "destructive"
+
+
 # openWorldHint says a tool talks to an open world (the web, GitHub), not that a wrong call reaches people.
 _WRITE_OPEN = {
     "destructiveHint": False,
