@@ -107,6 +107,8 @@ def test_sarif_uses_rule_docs_where_the_module_exists() -> None:
     assert rule["shortDescription"]["text"] == doc.summary
     assert "**What it finds**" in rule["help"]["markdown"]
     assert "What it finds" in rule["help"]["text"] and "**" not in rule["help"]["text"]  # text is plain
+    for r in data["runs"][0]["tool"]["driver"]["rules"]:  # no fences or backticks either (the example's JSON)
+        assert "`" not in r["help"]["text"] and "`" not in r["fullDescription"]["text"], r["id"]
 
 
 def test_sarif_rule_level_follows_the_configured_severity() -> None:

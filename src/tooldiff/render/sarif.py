@@ -12,6 +12,7 @@ findings are kept, then accepted ones, and the run's invocation says how many we
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -44,17 +45,25 @@ def _rule(code: str, example: Finding, severity: str | None) -> dict[str, Any]:
             "defaultConfiguration": {"level": LEVELS.get(example.severity, "warning")},
         }
     help_md = "\n\n".join(f"**{title}**\n\n{body}" for title, body in doc.sections.items() if body)
-    help_text = "\n\n".join(f"{title}\n\n{body}" for title, body in doc.sections.items() if body)
+    help_text = "\n\n".join(f"{title}\n\n{_plain(body)}" for title, body in doc.sections.items() if body)
     return {
         "id": code,
         "name": code,
         "shortDescription": {"text": doc.summary or code},
-        "fullDescription": {"text": doc.sections.get("What it finds") or doc.summary or code},
+        "fullDescription": {"text": _plain(doc.sections.get("What it finds") or doc.summary or code)},
         "help": {"text": help_text or doc.summary or code, "markdown": help_md or doc.summary or code},
         "helpUri": doc.help_uri,
         "defaultConfiguration": {"level": LEVELS.get(severity or doc.severity, "warning")},
         "properties": {"tags": [doc.kind], "kind": doc.kind, "targets": list(doc.targets)},
     }
+
+
+_FENCE = re.compile(r"^```\w*\n?", re.M)
+
+
+def _plain(markdown: str) -> str:
+    """A rule doc's Markdown as text: code fences and backticks dropped, the code kept."""
+    return _FENCE.sub("", markdown).replace("`", "")
 
 
 Places = dict[tuple[str, str], list[tuple[str, int]]]  # (toolset, tool name) -> where each such tool is
