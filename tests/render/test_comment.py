@@ -278,3 +278,15 @@ def test_token_headline_is_per_toolset_not_a_sum_of_toolsets() -> None:
     assert f"tokens +71 (+55.0%, estimate) in tools/b<x>.json, {tail}" in text.render(moved, RenderContext())
     # one toolset (or one that changed cost): its delta, as before
     assert "· tokens +58 (+14.4%, " in markdown.render(one, CTX).splitlines()[1]
+
+
+def test_the_summary_row_of_a_removed_or_moved_tool_is_whole() -> None:
+    """A removed tool has no schemaHash at head: its cell says so ("–", was ...), not an empty code span."""
+    gone = reports.tool("list_tickets", 30, change="removed", h="", prev="7f59aa0000000000",
+                        tok=reports.tokens(45, None))
+    went = replace(reports.tool("find_document", 12, change="added"), moved="tools/old.json")
+    report = replace(reports.overlap_pr(), tools=(*reports.overlap_pr().tools, gone, went))
+    out = summary.render(report, CTX)
+    row = next(line for line in out.splitlines() if line.startswith("| list\\_tickets |"))
+    assert "| – (was `7f59aa0000000000`) | removed |" in row
+    assert "added (moved from tools/old.json)" in out
