@@ -213,3 +213,11 @@ def test_a_broken_second_yaml_document_is_a_config_error_not_a_crash() -> None:
     with pytest.raises(ConfigError) as err:
         load_config(".tooldiff.yml", "fail_on: error\n---\nfoo: [\n")
     assert err.value.line == 3 and "invalid YAML" in err.value.message
+
+
+def test_a_missing_key_is_named_in_plain_words() -> None:
+    """jsonschema says "'reason' is a required property"; the config's author is told what to add."""
+    with pytest.raises(ConfigError) as err:
+        load_config(".tooldiff.yml", "ignores:\n  - code: intent-overlap\n    tool: a\n")
+    assert "'reason' is a required property" not in str(err.value)
+    assert 'add "reason"' in str(err.value) and "ignores.0" in str(err.value)

@@ -307,7 +307,9 @@ def _config_error(path: str, node: yaml.Node, error: jsonschema.ValidationError)
             bad = [*where, str(extra[0])]
             return ConfigError(path, _line(node, bad), ".".join(bad), unknown("key", str(extra[0]), allowed))
     if error.validator == "required":
-        return ConfigError(path, _line(node, where), key or "(top level)", error.message)
+        missing = error.message.split("'")[1] if error.message.count("'") >= 2 else ""
+        message = f'add "{missing}": it is required here' if missing else error.message
+        return ConfigError(path, _line(node, where), key or "(top level)", message)
     # A name pattern's regular expression tells a user nothing: say what the value should be.
     if error.validator == "pattern" and len(where) >= 2 and _is_target_list(where[:-1]):
         name = str(error.instance)
