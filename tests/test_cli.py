@@ -570,6 +570,28 @@ def test_describe_json_is_seed_002s_report(capsys: pytest.CaptureFixture[str]) -
     assert any(code == "missing-description" and path.startswith("properties.") for code, path in codes)
     assert row["ok"] is True  # warnings and infos only
     assert data["tokens"] == sum(t["tokens"] for t in data["tools"])
-    assert data["issueCount"] == sum(len(t["issues"]) for t in data["tools"])
-    assert any(not t["ok"] for t in data["tools"]) == any(
-        i["severity"] == "error" for t in data["tools"] for i in t["issues"])
+    # a pair finding is an issue of both its tools, and one finding
+    pairs = {i["message"] for t in data["tools"] for i in t["issues"] if i["code"] == "intent-overlap"}
+    shown = sum(len(t["issues"]) for t in data["tools"]) + len(data["toolsetIssues"])
+    assert pairs and data["issueCount"] == shown - len(pairs)
+
+
+def test_describe_json_keeps_toolset_findings_and_accepted_errors_apart(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A toolset's own finding (too many tools for OpenAI) has no tool to sit on: it is in toolsetIssues,
+    not lost. A baselined error leaves its tool ok, as `check` passes on it."""
+    (tmp_path / ".git").mkdir()
+    many = [{"type": "function", "function": {"name": f"t{i}", "description": f"Tool number {i} does a job.",
+                                              "parameters": {"type": "object", "properties": {}}}}
+            for i in range(130)]
+    many[0]["function"]["name"] = "math.sum"  # an invalid name: an error on one tool
+    (tmp_path / "tools.json").write_text(json.dumps(many), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    data = json.loads(run(capsys, "describe", "--format", "json", ".")[1])
+    assert [i["code"] for i in data["toolsetIssues"]] == ["too-many-tools"]
+    row = next(t for t in data["tools"] if t["name"] == "math.sum")
+    assert row["ok"] is False and {i["status"] for i in row["issues"]} == {"new"}
+    assert run(capsys, "baseline")[0] == 0
+    data = json.loads(run(capsys, "describe", "--format", "json", ".")[1])
+    row = next(t for t in data["tools"] if t["name"] == "math.sum")
+    assert row["ok"] is True and {i["status"] for i in row["issues"]} == {"baselined"}

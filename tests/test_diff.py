@@ -158,6 +158,9 @@ def test_a_rename_that_adds_a_sentence_to_a_short_description() -> None:
                      [t("git_history", "Shows the commit logs. Newest first.")])
     [c] = got
     assert (c.change, c.previous_name) == ("renamed", "git_log")
+    [c] = diff_tools([t("git_log", "Shows the commit logs. Newest first.")],
+                     [t("git_history", "Shows the commit logs.")])  # the text got shorter: the same
+    assert (c.change, c.previous_name) == ("renamed", "git_log")
     # a word or two kept is no rename
     got2 = changes([t("git_log", "Logs")], [t("git_history", "Logs of the repository's pushes and merges.")])
     assert got2 == {"git_log": ("removed", ()), "git_history": ("added", ())}
@@ -202,7 +205,15 @@ def test_a_rename_check_survives_junk_schemas() -> None:
                  {"type": "object", "properties": {"a": {}}, "required": [{"x": 1}]}):
         empty = {"type": "object", "properties": {}}
         got = changes([t("git_log", desc, empty)], [t("git_history", desc, junk)])
-        assert set(got) == {"git_log", "git_history"}
+        assert got == {"git_log": ("removed", ()), "git_history": ("added", ())}
+
+
+def test_a_rename_prefers_the_tool_with_equal_schemas() -> None:
+    desc = "Shows the commit logs of the repository."
+    old = {"type": "object", "properties": {"repo": {"type": "string"}}}
+    grown = {"type": "object", "properties": {"repo": {"type": "string"}, "n": {"type": "integer"}}}
+    got = changes([t("git_log", desc, old)], [t("git_history", desc, grown), t("git_logs", desc, old)])
+    assert got["git_logs"][0] == "renamed" and got["git_history"] == ("added", ())
 
 
 NOARGS: dict[str, Any] = {"type": "object", "properties": {}}

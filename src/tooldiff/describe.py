@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from typing import Any
 from unicodedata import combining, east_asian_width
 
-from tooldiff.model import SEVERITY_RANK, Finding, Report
+from tooldiff.model import ACCEPTED, SEVERITY_RANK, Finding, Report
 from tooldiff.render.context import AT_ROOT, PathsFrom
 from tooldiff.render.escape import plain
 from tooldiff.tokens import METHOD_NOTES
@@ -73,43 +73,53 @@ def render_describe(report: Report, paths_from: PathsFrom = AT_ROOT) -> str:
 
 def describe_json(report: Report) -> str:
     """Seed 002's `describe()` per tool and `describeAll()`'s totals: tokens (the estimate), descriptionChars,
-    schemaHash, targets, issues {code, severity, targets, path, message} and ok (no error among them).
-    `file`, `line`, `toolset` and `tokensByMethod` are tooldiff's own; a pair finding is an issue of both
-    tools, and a file that does not parse is in `notRead`."""
+    schemaHash, targets, issues {code, severity, targets, path, message, status} and ok (no error among
+    them that the baseline or an ignore has not accepted). `file`, `line`, `toolset` and `tokensByMethod` are
+    tooldiff's own; a pair finding is an issue of both tools (and counts once in `issueCount`), a toolset's
+    own finding (too many tools, a token budget) is in `toolsetIssues`, and a file that does not parse is in
+    `notRead`."""
     by_tool: dict[tuple[str, str, str], list[Finding]] = defaultdict(list)
     shared: dict[tuple[str, str], list[Finding]] = defaultdict(list)
+    of_toolset: list[Finding] = []
     for f in report.findings:
         if f.code == "parse-error":
             continue
-        if len(f.tools) == 1:
+        if not f.tools:
+            of_toolset.append(f)
+        elif len(f.tools) == 1:
             by_tool[(f.toolset, f.tools[0], f.file)].append(f)
         else:
             for name in sorted(set(f.tools)):
                 shared[(f.toolset, name)].append(f)
     tools: list[dict[str, Any]] = []
-    total = count = 0
+    total = 0
     for t in report.tools:
-        found = by_tool.get((t.toolset, t.name, t.file), []) + shared.get((t.toolset, t.name), [])
-        issues = [{"code": f.code, "severity": f.severity, "targets": list(f.targets),
-                   "path": _path(f.pointer), "message": f.message} for f in found]
+        issues = [_issue(f) for f in by_tool.get((t.toolset, t.name, t.file), [])
+                  + shared.get((t.toolset, t.name), [])]
         estimate = t.tokens.get("estimate", {}).get("head") or 0
         total += estimate
-        count += len(issues)
         tools.append({
             "name": t.name, "file": t.file, "line": t.line, "toolset": t.toolset, "tokens": estimate,
             "tokensByMethod": {m: cell.get("head") for m, cell in t.tokens.items()},
             "descriptionChars": t.description_chars, "schemaHash": t.schema_hash, "targets": list(t.targets),
-            "issues": issues, "ok": all(i["severity"] != "error" for i in issues),
+            "issues": issues,
+            "ok": all(i["severity"] != "error" or i["status"] in ACCEPTED for i in issues),
         })
     broken = sorted((f for f in report.findings if f.code == "parse-error"), key=lambda f: (f.file, f.line))
     out = {
         "tools": tools,
+        "toolsetIssues": [{"toolset": f.toolset, **_issue(f)} for f in of_toolset],
         "tokens": total,
-        "issueCount": count,
+        "issueCount": sum(1 for f in report.findings if f.code != "parse-error"),
         "notRead": [{"file": f.file, "line": f.line, "message": f.message} for f in broken],
         "notes": list(report.notes),
     }
     return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+
+
+def _issue(f: Finding) -> dict[str, Any]:
+    return {"code": f.code, "severity": f.severity, "targets": list(f.targets), "path": _path(f.pointer),
+            "message": f.message, "status": f.status}
 
 
 def _path(pointer: str) -> str:

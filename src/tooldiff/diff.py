@@ -135,7 +135,7 @@ def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
             if added_schemas[j] != schema:
                 if (len(words) >= KEPT_WORDS and words == added_words[j] and _kin(r.name, a.name)
                         and _grown(r.input_schema, a.input_schema)):
-                    scored.append((-1.0, i, j))
+                    scored.append((-RENAME_RATIO, i, j))  # below a match of equal schemas
                 continue
             m = difflib.SequenceMatcher(None, r.description, a.description, autojunk=False)
             if m.real_quick_ratio() >= RENAME_RATIO and m.quick_ratio() >= RENAME_RATIO:
@@ -159,7 +159,8 @@ KEPT_WORDS = 3
 
 
 def _kept_whole(x: str, y: str) -> bool:
-    short, long = sorted((" ".join(x.split()).rstrip("."), " ".join(y.split())), key=len)
+    short, long = sorted((" ".join(x.split()), " ".join(y.split())), key=len)
+    short = short.rstrip(".")  # "Shows the logs." is kept whole in "Shows the logs, newest first."
     return len(short.split()) >= KEPT_WORDS and short in long
 
 

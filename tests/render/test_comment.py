@@ -290,3 +290,18 @@ def test_the_summary_row_of_a_removed_or_moved_tool_is_whole() -> None:
     row = next(line for line in out.splitlines() if line.startswith("| list\\_tickets |"))
     assert "| – (was `7f59aa0000000000`) | removed |" in row
     assert "added (moved from tools/old.json)" in out
+
+
+def test_the_token_headline_percent_is_of_the_toolset_that_changed() -> None:
+    """One toolset grew by 43 tokens from 14 (+307%); another changed only its annotations: the headline is
+    the first's change, not 43 over both toolsets' bases."""
+    from tooldiff.model import ToolsetReport
+
+    one = reports.overlap_pr()
+    two = replace(one, toolsets=(
+        ToolsetReport(id="small.json", files=("small.json",), tool_count=1, tokens=reports.tokens(14, 57),
+                      change="modified"),
+        ToolsetReport(id="big.json", files=("big.json",), tool_count=9, tokens=reports.tokens(1100, 1100),
+                      change="modified"),
+    ))
+    assert markdown.render(two, CTX).splitlines()[1].endswith("· tokens +43 (+307.1%, estimate)")

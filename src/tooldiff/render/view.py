@@ -181,9 +181,8 @@ def delta_text(report: Report, shown: Callable[[object, int], str] = md) -> str:
     if not cells:
         return ""
     moved = [c for c in cells if c[1]]
-    if len(moved) < 2:
-        delta = sum(c[1] for c in cells)
-        base = sum(c[2] for c in cells)
+    if len(moved) < 2:  # that toolset's own change (its base, not others' too), or +0 over all of them
+        _, delta, base = moved[0] if moved else ("", 0, sum(c[2] for c in cells))
         pct = f"{percent(delta, base)}, " if base else ""
         return f"tokens {delta:+,} ({pct}{method})"
     name, delta, base = max(moved, key=lambda c: (abs(c[1]), c[1] > 0, c[0]))
