@@ -198,6 +198,12 @@ def test_a_baseline_that_is_a_symlink_is_neither_read_nor_written(
     assert not (outside / "pwned.json").exists()
     err = capsys.readouterr().err
     assert "symbolic link" in err and "Traceback" not in err
+    # nor through a linked folder on the way
+    (repo / ".tooldiff-baseline.json").unlink()
+    (repo / "sub").symlink_to(outside)
+    (repo / ".tooldiff.yml").write_text("baseline: sub/bl.json\n", encoding="utf-8")
+    assert main(["baseline"]) == 2
+    assert not (outside / "bl.json").exists() and "(sub)" in capsys.readouterr().err
 
 
 def test_baseline_messages_keep_terminal_escapes_out(

@@ -205,8 +205,10 @@ NINES = "9" * 5000  # over Python's 4300-digit limit for int()
         ("t.yaml", "tools:\n  - name: a\n    input_schema:\n      maxLength: 0b" + "1" * 15000 + "\n", 4),
         ("t.yaml", "tools:\n  - name: a\n    input_schema:\n      maxLength: 0" + "7" * 5000 + "\n", 4),
         ("t.yaml", "tools:\n  - name: a\n    input_schema:\n      maxLength: 1" + ":59" * 2500 + "\n", 4),
+        ("t.yaml", "tools:\n  - name: a\n    input_schema:\n      ? 0x" + "f" * 4000 + "\n      : 1\n", 4),
     ],
-    ids=["nan", "infinity", "long-int-json", "long-int-yaml", "hex", "binary", "octal", "sexagesimal"],
+    ids=["nan", "infinity", "long-int-json", "long-int-yaml", "hex", "binary", "octal", "sexagesimal",
+         "hex-key"],
 )
 def test_refused_values_are_reported_on_their_line(path: str, text: str, line: int) -> None:
     got, message = one_error(path, text.encode())

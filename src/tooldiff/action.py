@@ -30,6 +30,7 @@ from tooldiff.sources import PathsError
 # What a run's input can be wrong with (config, baseline, refs, paths): exit 2, said where it is read.
 RUN_ERRORS: tuple[type[Exception], ...] = (ConfigError, GitError, BaselineError, PathsError)
 BAD_INPUT: tuple[type[Exception], ...] = (SettingsError, *RUN_ERRORS, json.JSONDecodeError)
+UNFINISHED: tuple[type[Exception], ...] = (*RUN_ERRORS, SettingsError)  # after the event: said on the PR
 
 
 def _say(message: str) -> None:
@@ -66,17 +67,26 @@ def _inside(workspace: Path, name: str) -> Path:
     return path
 
 
-def _write_files(settings: Settings, plan: Plan, report: Report, ctx: Any) -> tuple[str, str]:
-    from tooldiff.render import render
+Outputs = tuple[tuple[str, str, Path | None], ...]  # (name, format, path) of the JSON and SARIF files
 
+
+def _outputs(settings: Settings, plan: Plan) -> Outputs:
+    """The output files, checked before anything is analysed: a path a PR has made unusable is said in
+    place of the last verdict, as any run that cannot finish is."""
     json_name = settings.json_file or ("tooldiff-report.json" if plan.kind == "audit" else None)
     sarif_name = settings.sarif_file or ("tooldiff.sarif" if plan.kind == "audit" else None)
+    return tuple((name or "", fmt, _inside(settings.workspace, name) if name else None)
+                 for name, fmt in ((json_name, "json"), (sarif_name, "sarif")))
+
+
+def _write_files(outputs: Outputs, report: Report, ctx: Any) -> tuple[str, str]:
+    from tooldiff.render import render
+
     written: list[str] = []
-    for name, fmt in ((json_name, "json"), (sarif_name, "sarif")):
-        if not name:
+    for name, fmt, path in outputs:
+        if path is None:
             written.append("")
             continue
-        path = _inside(settings.workspace, name)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(render(fmt, report, ctx), encoding="utf-8")
         written.append(name)
@@ -96,8 +106,9 @@ def run(settings: Settings, event: Mapping[str, Any],
         gha.append_summary(settings.summary_path, f"**tooldiff**: {md(plan, 300)}; nothing was analysed.\n")
         return 0
     try:
+        outputs = _outputs(settings, plan)
         report = analyse_plan(settings, plan)
-    except RUN_ERRORS as exc:
+    except UNFINISHED as exc:
         _could_not_analyse(settings, plan, exc, client)
         raise
     except Exception as exc:  # a bug of ours: the traceback fails the job, and the old verdict goes
@@ -111,7 +122,7 @@ def run(settings: Settings, event: Mapping[str, Any],
     ctx = RenderContext(repo_url=settings.repository or None, head_sha=plan.head,
                         base_sha=report.base_ref if report.mode == "diff" else None,
                         comment_id=settings.comment_id, server_url=settings.server_url, full_report_hint=hint)
-    report_json, sarif = _write_files(settings, plan, report, ctx)
+    report_json, sarif = _write_files(outputs, report, ctx)
     if sarif and report.mode == "diff":
         # Code scanning takes an upload as the whole analysis of its ref: alerts on unchanged tools would
         # read as fixed by this PR.

@@ -429,9 +429,13 @@ def _baseline(args: argparse.Namespace) -> int:
     report = run_check(run.source, run.config, run.paths, token_methods=("estimate",), named=run.named)
     keep = [f for f in report.findings if f.status in ("new", "baselined")]
     target = run.home / run.config.baseline
-    if target.is_symlink():  # committed by a branch, it could point anywhere: `check` does not read it either
-        raise PathsError(f"the baseline {plain(run.config.baseline)} is a symbolic link: tooldiff neither "
-                         "reads nor writes a baseline through one; replace it with the file")
+    # Committed by a branch, a link could point anywhere (`check` does not read through one either): the
+    # file, and every folder on the way to it, must be real.
+    linked = [p for p in (target, *target.parents) if run.home in p.parents and p.is_symlink()]
+    if linked:
+        raise PathsError(f"the baseline {plain(run.config.baseline)} is reached through a symbolic link "
+                         f"({plain(linked[-1].relative_to(run.home))}): tooldiff neither reads nor writes a "
+                         "baseline through one; replace it with a file")
     old = load_baseline(target.read_bytes() if target.is_file() else None, run.config.baseline)
     # Over some paths only (a subfolder, paths given), the entries this run did not check stay as they are.
     unchecked = outside(old, run.paths, {(t.toolset, t.name) for t in report.tools})

@@ -298,7 +298,11 @@ def _loaded_key(key: yaml.ScalarNode) -> tuple[Any, str]:
             value = number(_SCALARS, key)
         except (ValueError, OverflowError):
             return str(key.value), str(key.value)
-        token = str(value)
+        try:
+            token = str(value)
+        except ValueError:  # an integer past Python's 4,300 digits of text, written in hex or base 60
+            raise yaml.constructor.ConstructorError(
+                None, None, "an integer key too long for a JSON number", key.start_mark) from None
         return (value if value == value else token), token  # NaN equals nothing, not even itself
     token = "null" if key.tag == "tag:yaml.org,2002:null" else str(key.value)
     return token, token

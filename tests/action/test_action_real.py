@@ -440,3 +440,24 @@ def test_an_output_file_that_the_pr_made_a_symlink_is_replaced_not_followed(
     assert (pr.repo / ".git" / "config").read_bytes() == config
     assert not (pr.repo / "tooldiff.sarif").is_symlink()
     assert json.loads((pr.repo / "tooldiff.sarif").read_text())["version"] == "2.1.0"
+
+
+def test_an_output_path_through_a_linked_folder_replaces_the_verdict(
+        fake: FakeGitHub, tmp_path: Path) -> None:
+    """A push that makes the output path go through a committed link is refused before anything is analysed,
+    and the PR comment says so rather than keep the last push's verdict."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               json_file="out/report.json") == 1
+    [first] = [dict(c) for c in fake.bot_comments(2)]
+    import shutil
+
+    shutil.rmtree(pr.repo / "out")
+    (pr.repo / "out").symlink_to(".git")
+    pr.push({"tools.json": helpdesk("base")})
+    assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               json_file="out/report.json") == 2
+    [now] = fake.bot_comments(2)
+    assert now["id"] == first["id"] and "could not analyse" in now["body"] and "symbolic link" in now["body"]
+    assert not (pr.repo / ".git" / "report.json").exists()
