@@ -124,3 +124,11 @@ def test_a_big_enum_names_what_it_gained_and_lost() -> None:
     old = edited(props={"order": {"type": "string", "enum": values}})
     new = edited(props={"order": {"type": "string", "enum": [*values[1:], "w"]}})
     assert details(t(old), t(new)) == ('order: enum +"w" −"v0"',)
+
+
+def test_an_enum_that_drops_a_repeat_is_changed_not_reordered() -> None:
+    def enum(values: list[Any]) -> dict[str, Any]:
+        return edited(props={"order": {"type": "string", "enum": values}})
+
+    assert details(t(enum(["a", "a"])), t(enum(["a"]))) == ("order: enum changed",)
+    assert details(t(enum(["a", "b"])), t(enum(["b", "a"]))) == ("order: enum reordered",)

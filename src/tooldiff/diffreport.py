@@ -37,7 +37,7 @@ def translate(
         ts = sets.get(f.toolset, f.toolset)
         went = {moves.get((f.toolset, n)) for n in f.tools}
         if len(went) == 1 and None not in went:  # every tool of it moved, together, to one toolset
-            ts = went.pop() or ts
+            ts = str(went.pop())
         tools = tuple(names.get((f.toolset, n), n) for n in f.tools)
         if (ts, tools) != (f.toolset, f.tools):
             f = replace(f, toolset=ts, tools=tools, fingerprint=fingerprint(f.code, ts, tools, f.pointer))

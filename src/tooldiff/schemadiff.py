@@ -126,7 +126,9 @@ def _enum(o: Any, n: Any) -> str:
     gone = [_value(v) for v, c in zip(o, old, strict=True) if c not in new_set]
     words = [f"+{v}" for v in added[:3]] + [f"−{v}" for v in gone[:3]]
     more = len(added) + len(gone) - len(words)
-    return "enum " + (" ".join(words) if words else "reordered") + (f" and {more} more" if more > 0 else "")
+    if not words:  # the same values: moved, or a repeat dropped or added
+        return "enum reordered" if sorted(old) == sorted(new) else "enum changed"
+    return "enum " + " ".join(words) + (f" and {more} more" if more > 0 else "")
 
 
 def _differ(o: Mapping[str, Any], n: Mapping[str, Any], key: str) -> bool:

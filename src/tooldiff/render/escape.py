@@ -52,7 +52,8 @@ _SAFE_MERMAID = re.compile(r"[^A-Za-z0-9_./ -]")
 
 
 def visible(value: object) -> str:
-    """The text with controls and bidi overrides shown as U+FFFD, line breaks kept."""
+    """The text with controls, bidi overrides and invisible characters (`_CONTROLS`) shown as U+FFFD, line
+    breaks kept."""
     return _CONTROLS.sub("\ufffd", str(value))
 
 
