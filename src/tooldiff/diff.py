@@ -126,18 +126,20 @@ def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
     same description, or one description kept whole in the other (a sentence added to a short text); or the
     same description over a schema that only gained or lost properties."""
     scored = []
-    added_schemas = [canonical(a.input_schema) for a in added]  # once each, not once per pair
-    added_words = [a.description.split() for a in added]
-    for i, r in enumerate(removed):
-        schema = canonical(r.input_schema)
-        words = r.description.split()
-        for j, a in enumerate(added):
-            if added_schemas[j] != schema:
-                if (len(words) >= KEPT_WORDS and words == added_words[j] and _kin(r.name, a.name)
+    removed_schemas = [canonical(r.input_schema) for r in removed]  # once each, not once per pair
+    removed_words = [r.description.split() for r in removed]
+    for j, a in enumerate(added):
+        schema = canonical(a.input_schema)
+        words = a.description.split()
+        # One matcher per added text: it indexes its second text once (`set_seq2`), then meets each removed.
+        m = difflib.SequenceMatcher(None, "", a.description, autojunk=False)
+        for i, r in enumerate(removed):
+            if removed_schemas[i] != schema:
+                if (len(words) >= KEPT_WORDS and words == removed_words[i] and _kin(r.name, a.name)
                         and _grown(r.input_schema, a.input_schema)):
                     scored.append((-RENAME_RATIO, i, j))  # below a match of equal schemas
                 continue
-            m = difflib.SequenceMatcher(None, r.description, a.description, autojunk=False)
+            m.set_seq1(r.description)
             if m.real_quick_ratio() >= RENAME_RATIO and m.quick_ratio() >= RENAME_RATIO:
                 ratio = m.ratio()
                 if ratio >= RENAME_RATIO:
