@@ -296,6 +296,8 @@ def test_init_never_clobbers_without_force(
     config = tmp_path / ".tooldiff.yml"
     assert workflow.exists() and config.exists()
     assert run(capsys, "init")[0] == 0  # identical files: nothing to do
+    code, out, _ = run(capsys, "init")
+    assert code == 0 and {line.index(".") for line in out.splitlines()} == {11}  # the paths line up
     config.write_text("targets: [anthropic]\n", encoding="utf-8")
     assert run(capsys, "init")[0] == 1
     assert config.read_text(encoding="utf-8") == "targets: [anthropic]\n"

@@ -23,15 +23,15 @@ def run_init(root: Path, *, force: bool = False) -> int:
         path = root / rel
         text = _template(template)
         if path.exists() and path.read_text(encoding="utf-8") == text:
-            print(f"unchanged  {rel}")
+            print(f"{'unchanged':<10} {rel}")
             continue
         if path.exists() and not force:
-            print(f"skipped    {rel}: it differs from what init writes (use --force to overwrite)",
+            print(f"{'skipped':<10} {rel}: it differs from what init writes (use --force to overwrite)",
                   file=sys.stderr)
             status = 1
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
         existed = path.exists()
         path.write_text(text, encoding="utf-8")
-        print(f"{'overwrote' if existed else 'wrote'}    {rel}")
+        print(f"{'overwrote' if existed else 'wrote':<10} {rel}")
     return status
