@@ -378,6 +378,7 @@ def test_statistics_counts_the_new_findings_per_code(capsys: pytest.CaptureFixtu
     with pytest.raises(SystemExit) as exc:
         main(["check", str(EXAMPLE), "--statistics", "--format", "json"])
     assert exc.value.code == 2
+    assert capsys.readouterr().err.startswith("usage: tooldiff check ")  # the command's usage, not the top's
 
 
 def test_skip_non_tool_files_is_for_hooks_that_pass_every_json_file(

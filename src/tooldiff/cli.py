@@ -196,9 +196,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    for action in parser._actions:  # argparse keeps its subcommands' parsers on this one action
+        if isinstance(action, argparse._SubParsersAction):
+            found: argparse.ArgumentParser = action.choices.get(command, parser)
+            return found
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    top = build_parser()
+    args = top.parse_args(argv)
+    parser = _command_parser(top, args.command)  # its usage, not the top-level one, goes with an error
     if getattr(args, "statistics", False) and args.format != "text":
         parser.error("--statistics is for --format text; the other formats list every finding")
     jobs = getattr(args, "jobs", None)
