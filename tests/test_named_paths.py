@@ -199,3 +199,17 @@ def test_a_named_link_leads_through_links_and_to_folders_and_obeys_exclude(
         assert [t["name"] for t in report["tools"]] == ["send_mail"], name
     _, report = check(capsys, monkeypatch, tmp_path, "excluded.json")
     assert report["tools"] == [] and not report["findings"]
+
+
+def test_a_toolset_whose_files_all_belong_to_an_earlier_one_is_not_said_to_match_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`b` names a file `a` already holds: "no file that parses as tools matches" was untrue beside the
+    note that the file is named by both."""
+    (tmp_path / ".git").mkdir()
+    config = "toolsets:\n  - {name: a, files: ['agent/*.json']}\n  - {name: b, files: ['agent/mail.json']}\n"
+    (tmp_path / ".tooldiff.yml").write_text(config)
+    write(tmp_path, {"agent/files.json": [LIST_FILES], "agent/mail.json": [SEND_MAIL]})
+    _, report = check(capsys, monkeypatch, tmp_path)
+    mine = [n for n in report["notes"] if n.startswith("toolsets: 'b'")]
+    assert mine == ["toolsets: 'b' holds no tools: every file it names belongs to the toolset named before "
+                    "it ('a'), as a file belongs to one toolset."], report["notes"]

@@ -139,8 +139,18 @@ def unmatched_settings(config: Config, report: Report) -> list[str]:
     ids = {ts.id for ts in report.toolsets} | {s.toolset for s in config.sources}  # check runs no command
     names = {t.name for t in report.tools}
     out = [f"paths: {glob!r} matches no tool file." for glob in unmatched_paths(config, report)]
-    out += [f"toolsets: {spec.name!r} holds no tools: no file that parses as tools matches "
-            f"{', '.join(spec.files)}." for spec in config.toolsets if spec.name not in ids]
+    owner = {f: ts.id for ts in report.toolsets for f in ts.files}
+    for spec in config.toolsets:
+        if spec.name in ids:
+            continue
+        taken = sorted({owner[f] for f in owner if any(glob_match(f, g) for g in spec.files)})
+        if taken:  # its files are there, in a toolset named before it (`shared_files` says which)
+            out.append(f"toolsets: {spec.name!r} holds no tools: every file it names belongs to the "
+                       f"toolset{'s' * (len(taken) > 1)} named before it ({', '.join(map(repr, taken))}), as "
+                       "a file belongs to one toolset.")
+        else:
+            out.append(f"toolsets: {spec.name!r} holds no tools: no file that parses as tools matches "
+                       f"{', '.join(spec.files)}.")
     by_id = {ts.id: ts for ts in report.toolsets}
     for spec in config.toolsets:
         held = by_id.get(spec.name)
