@@ -196,3 +196,14 @@ def test_a_failed_parse_keeps_no_noted_objects_alive() -> None:
         parsed = parse_bytes(path, text.encode())
         assert parsed.errors, path
         assert not repeats._SEEN, f"{path}: objects noted by a failed parse are still held"
+
+
+def test_the_message_names_the_schema_by_the_key_the_file_uses() -> None:
+    """A Gemini file's schema is `parameters`: "the object at /input_schema/properties" named a key the file
+    does not have (the pointer stays in the normalised form the report schema describes)."""
+    gemini = ('{"functionDeclarations": [{"name": "convert", "description": "Convert an amount.",\n'
+              ' "parameters": {"type": "object", "properties": {"from": {"type": "string"},\n'
+              ' "from": {"type": "string"}}}}]}\n')
+    (found,) = _findings({"tools.json": gemini})
+    assert "the object at /parameters/properties" in found.message
+    assert found.pointer == "/input_schema/properties/from"

@@ -40,6 +40,15 @@ if TYPE_CHECKING:
     from tooldiff.targets import Target
 
 
+def as_written(tool: Tool, pointer: str) -> str:
+    """A pointer for a message: the input schema under the key the tool's file uses (`/parameters/...`,
+    `/inputSchema/...`), as a finding's own pointer is in the normalised form (`/input_schema/...`)."""
+    if tool.schema_key and tool.schema_key != "input_schema" and (
+            pointer == "/input_schema" or pointer.startswith("/input_schema/")):
+        return f"/{tool.schema_key}{pointer[len('/input_schema'):]}"
+    return pointer
+
+
 def targets_where(ctx: Context, code: str, has: Callable[[Target], object]) -> tuple[str, ...]:
     """The names of the context's targets that have a fact (`has`), worked out once per context: the
     memo is keyed by the rule's CODE, so a rule whose `applies` asks the same gets the same answer."""

@@ -48,7 +48,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tooldiff.model import Problem, Severity, Tool
-from tooldiff.rules.base import Context, targets_where
+from tooldiff.rules.base import Context, as_written, targets_where
 
 CODE = "duplicate-key"
 SEVERITY: Severity = "error"
@@ -87,7 +87,7 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
             obj = holder
         else:
             obj = pointer.rsplit("/", 1)[0] if pointer != "/input_schema" else ""
-            where = f"the object at {obj}" if obj else "the tool's record"
+            where = f"the object at {as_written(tool, obj)}" if obj else "the tool's record"
             message = (f'The key "{key}" is written {times} times in {where}. Parsers keep the last value '
                        "and drop the others without a word, so the model gets a different tool from the one "
                        "a reviewer reads first.")

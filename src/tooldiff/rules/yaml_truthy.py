@@ -49,7 +49,7 @@ from typing import Any
 
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.positions import yaml_bool
-from tooldiff.rules.base import Context, targets_where
+from tooldiff.rules.base import Context, as_written, targets_where
 
 CODE = "yaml-truthy"
 SEVERITY: Severity = "warning"
@@ -77,7 +77,7 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     targets = targets_where(ctx, CODE, lambda _: True)  # every target: the loader decides, not the provider
     for pointer, word, is_key in tool.yaml_words:
         meaning = yaml_bool(word)
-        below = pointer[len("/input_schema"):] or "/"
+        below = as_written(tool, pointer)
         if is_key:
             message = (f"The property key {word} at {below} is read as the boolean {meaning} by YAML 1.1 "
                        f'loaders such as PyYAML, which send a property named "{meaning}"; YAML 1.2 loaders '
