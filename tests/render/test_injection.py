@@ -88,8 +88,8 @@ def test_terminal_and_workflow_commands_stay_on_their_lines() -> None:
         ("GH-42 owner/repo#7", "GH\u200b-42 owner/repo\\#\u200b7"),
         ("bidi\u061cmark", "bidi\ufffdmark"),
         # Invisible characters that make two names look alike (`i\u200bd` shown as `id`) are shown
-        ("i\u200bd s\u00adoft w\u2060j b\ufeffom t\U000e0041ag",
-         "i\ufffdd s\ufffdoft w\ufffdj b\ufffdom t\ufffdag"),
+        ("i\u200bd s\u00adoft w\u2060j b\ufeffom t\U000e0041ag f\u3164ill",
+         "i\ufffdd s\ufffdoft w\ufffdj b\ufffdom t\ufffdag f\ufffdill"),
         # ... but not the joiners that emoji and Indic or Persian writing need
         ("\U0001f468\u200d\U0001f469 \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
          "\U0001f468\u200d\U0001f469 \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"),

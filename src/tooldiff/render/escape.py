@@ -25,14 +25,14 @@ _MD_TABLE.update(
 
 # Line breaks of every kind end a table row or a list item: fold them into spaces.
 _BREAKS = re.compile(r"[\r\n\v\f\x85\u2028\u2029]+")
-# C0/C1 controls, ANSI escapes' ESC, and bidi overrides that could make text read differently than it is;
-# also lone surrogates (the bytes of a file name that is not UTF-8), which no UTF-8 writer accepts.
-# Controls, bidi overrides and marks, and the invisible characters that make two names look alike (zero-width
-# space, word joiners, soft hyphen, byte-order mark, tag characters); not the joiners (U+200C, U+200D) that
-# emoji and Indic or Persian writing need.
+# C0/C1 controls, ANSI escapes' ESC, bidi overrides and marks that could make text read differently than it
+# is; lone surrogates (the bytes of a file name that is not UTF-8), which no UTF-8 writer accepts; and the
+# invisible characters that make two names look alike (zero-width space, word joiners, soft hyphen,
+# byte-order mark, tag characters, Hangul fillers). Not the joiners (U+200C, U+200D) that emoji and Indic or
+# Persian writing need.
 _CONTROLS = re.compile(
     r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\xad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064"
-    r"\u2066-\u2069\ufeff\ud800-\udfff\U000e0000-\U000e007f]"
+    r"\u2066-\u2069\ufeff\ud800-\udfff\U000e0000-\U000e007f\u115f\u1160\u3164\uffa0]"
 )
 _SPACES = re.compile(r"[ \t]+")
 # `@user`, `@org/team`: GitHub notifies them. A zero-width space after `@` keeps the text, drops the ping.
