@@ -743,3 +743,23 @@ def test_a_baselined_finding_on_a_moved_tool_is_not_new(tmp_path: Path) -> None:
     moved = {"search_docs", "find_document"}
     assert not [(f.code, f.tools) for f in report.findings if f.status == "new" and set(f.tools) <= moved]
     assert any("accepted in .tooldiff-baseline.json moved" in n for n in report.notes), report.notes
+
+
+def test_a_resolved_finding_says_resolved(tmp_path: Path) -> None:
+    """A finding the PR removes is listed under `resolved` with the status `resolved`, not `existing`, which
+    a consumer filtering on status would take for one still there."""
+    root = init(tmp_path / "repo")
+    commit(root, {"agent/tools.json": HEAD_TOOLS})
+    git(root, "checkout", "-q", "-b", "pr")
+    commit(root, {"agent/tools.json": BASE_TOOLS}, "drop find_document")
+    report = run_diff(root, "main", "pr", token_methods=("estimate",))
+    assert report.resolved and {f.status for f in report.resolved} == {"resolved"}
+    import jsonschema
+
+    from tooldiff.render import RenderContext, jsonout
+
+    data = json.loads(jsonout.render(report, RenderContext()))
+    schema = json.loads((Path(__file__).resolve().parents[1] / "src" / "tooldiff" / "data" /
+                         "report.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(data)
+    assert {f["status"] for f in data["resolved"]} == {"resolved"}

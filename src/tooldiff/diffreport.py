@@ -55,7 +55,7 @@ def compare(base: Sequence[Finding], head: Sequence[Finding]) -> tuple[list[Find
     for f in base:
         if f.fingerprint not in head_fps and f.fingerprint not in seen:
             seen.add(f.fingerprint)
-            resolved.append(replace(f, status="existing"))
+            resolved.append(replace(f, status="resolved"))
     return marked, resolved
 
 

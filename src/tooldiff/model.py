@@ -17,8 +17,8 @@ Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 SEVERITY_RANK: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
 
-Status = Literal["new", "existing", "baselined", "ignored"]
-STATUSES: tuple[Status, ...] = ("new", "existing", "baselined", "ignored")
+Status = Literal["new", "existing", "baselined", "ignored", "resolved"]  # resolved: a diff's `resolved` only
+STATUSES: tuple[Status, ...] = ("new", "existing", "baselined", "ignored")  # a report's findings
 ACCEPTED: tuple[Status, ...] = ("baselined", "ignored")  # the statuses a team chose, each with a reason
 Change = Literal["added", "removed", "modified", "renamed", "unchanged"]
 
