@@ -15,7 +15,7 @@ import yaml
 from tooldiff.parsers import repeats
 from tooldiff.parsers.detect import Found
 from tooldiff.parsers.fastjson import FastJson
-from tooldiff.parsers.refused import SURROGATE_ESCAPE, lone_surrogate_line, long_int_line, refused_json_line
+from tooldiff.parsers.refused import SURROGATE_ESCAPE, lone_surrogate_line, refused_json_line
 from tooldiff.positions import (
     MERGE_TAG,
     JsonSpans,
@@ -257,16 +257,19 @@ def _set_as_mapping(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
     return loader.construct_mapping(node)  # type: ignore[arg-type]
 
 
-# Python turns at most 4,300 decimal digits into text; read in hex, binary, octal or base 60, a longer integer
-# escapes that limit when loaded and fails later, where it is written as JSON.
+# Python reads and writes at most 4,300 decimal digits; in hex, binary, octal or base 60 a longer integer is
+# read and fails later, where it is written as JSON. Both are refused here, at the integer's own line.
 MAX_INT_BITS = 14_000
 
 
 def _int(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
-    value = yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)  # type: ignore[arg-type]
-    if value.bit_length() > MAX_INT_BITS:
-        why = f"an integer of {value.bit_length():,} bits is too long for a JSON number"
-        raise yaml.constructor.ConstructorError(None, None, why, node.start_mark)
+    try:
+        value = yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)  # type: ignore[arg-type]
+    except ValueError:
+        value = None
+    if value is None or value.bit_length() > MAX_INT_BITS:
+        raise yaml.constructor.ConstructorError(None, None, "an integer too long for a JSON number",
+                                                node.start_mark)
     return value
 
 
@@ -426,8 +429,8 @@ def load_yaml(text: str) -> list[Document]:
         raise error from None
     except yaml.YAMLError as exc:
         raise LoadError(1, f"invalid YAML: {exc}") from None
-    except (TypeError, ValueError) as exc:  # an unhashable (list) mapping key, an over-long integer
-        line = long_int_line(node) if node is not None else 1
+    except (TypeError, ValueError) as exc:  # an unhashable (list) mapping key
+        line = node.start_mark.line + 1 if node is not None else 1
         raise LoadError(line, f"invalid YAML: {exc}") from None
     except RecursionError:
         raise LoadError(1, "invalid YAML: nesting too deep to parse") from None

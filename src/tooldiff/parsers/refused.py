@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 import sys
 
-import yaml
-
 from tooldiff.positions import LineIndex
 
 # Python refuses int() of longer digit strings (0: no limit).
@@ -17,7 +15,6 @@ _STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
 # Outside strings: the constants JSON lacks, and an integer (no fraction, no exponent) over the limit.
 _LONG_INT = rf"|(?<![\d.eE+-])-?\d{{{INT_DIGITS + 1},}}(?![\d.eE])" if INT_DIGITS else ""
 _REFUSED = re.compile(rf"{_STRING}|(-?Infinity|NaN{_LONG_INT})")
-_INT_TAG = "tag:yaml.org,2002:int"
 
 
 def refused_json_line(text: str) -> int:
@@ -51,22 +48,3 @@ def lone_surrogate_line(text: str) -> int:
             return LineIndex(text).line(start)
         pending = start
     return LineIndex(text).line(pending if pending >= 0 else first)
-
-
-def long_int_line(root: yaml.Node) -> int:
-    """Line of the first YAML integer over Python's digit limit below `root` (its own line if none)."""
-    todo: list[yaml.Node] = [root]
-    seen: set[int] = set()
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, yaml.ScalarNode):
-            if node.tag == _INT_TAG and INT_DIGITS and sum(c.isdigit() for c in node.value) > INT_DIGITS:
-                return int(node.start_mark.line) + 1
-        elif isinstance(node, yaml.SequenceNode):
-            todo.extend(reversed(node.value))
-        elif isinstance(node, yaml.MappingNode):
-            todo.extend(n for pair in reversed(node.value) for n in reversed(pair))
-    return int(root.start_mark.line) + 1
