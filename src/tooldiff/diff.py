@@ -14,15 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from tooldiff.model import Change, Tool, Toolset
-from tooldiff.schemahash import lenient_json
+from tooldiff.schemahash import lenient_json as canonical  # a YAML `.inf` as its text, not an error
 
 # A removed and an added tool with one schema are a rename when their descriptions are this alike.
 RENAME_RATIO = 0.8
-
-
-def canonical(value: Any) -> str:
-    """RFC 8785 canonical JSON; a non-finite number (YAML `.inf`), which JSON cannot hold, as its text."""
-    return lenient_json(value)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -19,13 +19,15 @@ TokenRow = dict[str, dict[str, int | None]]
 
 
 def translate(
-    findings: Iterable[Finding], diff: TreeDiff, renames: Mapping[str, str] | None = None
+    findings: Iterable[Finding], diff: TreeDiff, renames: Mapping[str, str] | None = None,
+    moves: Mapping[tuple[str, str], str] | None = None,
 ) -> list[Finding]:
     """Base findings under their head toolset ids and tool names, fingerprints recomputed.
 
     A file that fails to parse has no toolset: its `parse-error` follows the file's rename (git's `renames`,
     old path -> new path), so a moved broken file is one existing finding, not one new and one resolved."""
-    sets, names, moves = diff.toolset_map(), diff.name_map(), diff.move_map()
+    sets, names = diff.toolset_map(), diff.name_map()
+    moves = diff.move_map() if moves is None else moves
     out = []
     for f in findings:
         if f.code == "parse-error" and renames and f.file in renames:
@@ -72,7 +74,7 @@ def token_row(base: Mapping[str, int] | None, head: Mapping[str, int] | None) ->
 
 def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis,
                 moves: Mapping[tuple[str, str], str] | None = None) -> ToolReport:
-    """`moves`: `TreeDiff.move_map()`, for the toolset a moved tool came from or went to."""
+    """`moves`: `moved_rows(TreeDiff.move_map())`, for the toolset a moved tool came from or went to."""
     at = c.head or c.base
     assert at is not None
     bkey = tool_key(d.base_id or "", c.base) if c.base is not None else None
@@ -90,12 +92,17 @@ def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis,
     )
 
 
+def moved_rows(moves: Mapping[tuple[str, str], str]) -> dict[tuple[str, str], str]:
+    """`TreeDiff.move_map()` with the way back: (head toolset, name) -> base toolset, for the row of the tool
+    that joined. A toolset cannot both lose and gain one name (the two would pair as one tool), so the
+    keys of the two directions never meet."""
+    return {**moves, **{(dst, name): src for (src, name), dst in moves.items()}}
+
+
 def _moved(d: ToolsetDiff, c: ToolChange, moves: Mapping[tuple[str, str], str]) -> str | None:
     if c.change == "removed" and d.base_id is not None:
         return moves.get((d.base_id, c.name))
-    if c.change == "added":
-        return next((src for (src, name), dst in moves.items() if name == c.name and dst == d.id), None)
-    return None
+    return moves.get((d.id, c.name)) if c.change == "added" else None
 
 
 def toolset_report(d: ToolsetDiff, base: Analysis, head: Analysis, budget: int | None) -> ToolsetReport:

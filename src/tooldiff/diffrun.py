@@ -22,7 +22,7 @@ from tooldiff.baseline import apply_status, load_baseline
 from tooldiff.check import config_names, find_config
 from tooldiff.config import Config, ConfigError, config_hash
 from tooldiff.diff import TreeDiff, diff_toolsets
-from tooldiff.diffreport import compare, tool_report, toolset_report, translate
+from tooldiff.diffreport import compare, moved_rows, tool_report, toolset_report, translate
 from tooldiff.discover import discover
 from tooldiff.engine import Analysis, analyse
 from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
@@ -172,7 +172,8 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     a_head = analyse(head_sets, config, head.files, scope=head_scope, parse_errors=head.errors,
                      token_methods=token_methods)
     base_findings = aligned.drop_unseen(a_base.findings)
-    moved = translate(base_findings, tree, renames)
+    moves = tree.move_map()
+    moved = translate(base_findings, tree, renames, moves)
     marked, resolved = compare(moved, a_head.findings)
     trusted = head.source if baseline_from == "head" else base.source
     baseline = load_baseline(trusted.read_many([config.baseline]).get(config.baseline), config.baseline)
@@ -183,11 +184,11 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
         notes = (*notes, f"{stale} finding{'s' * (stale != 1)} accepted in {config.baseline} moved with a "
                  f"renamed or moved toolset or tool, so the baseline no longer names {them}: run "
                  f"`tooldiff baseline` in this PR to carry {them} over.")
-    moves = tree.move_map()
+    rows = moved_rows(moves)
     return Report(
         mode="diff",
         toolsets=tuple(toolset_report(d, a_base, a_head, config.toolset_budget(d.id)) for d in tree.changed),
-        tools=tuple(tool_report(d, c, a_base, a_head, moves) for d in tree.changed for c in d.changes),
+        tools=tuple(tool_report(d, c, a_base, a_head, rows) for d in tree.changed for c in d.changes),
         findings=tuple(findings),
         resolved=tuple(resolved),
         stats=_stats(tree, a_base, a_head, head_scope),
