@@ -14,7 +14,7 @@ from tooldiff.docs import PROJECT_URL
 from tooldiff.model import SEVERITIES, SEVERITY_RANK, Finding, Report, ToolReport
 from tooldiff.render.context import RenderContext
 from tooldiff.render.escape import md, percent, plural
-from tooldiff.rules import PAIR_PRECEDENCE, RULE_MODULES
+from tooldiff.rules import OVERLAP_MODULES, PAIR_PRECEDENCE, RULE_MODULES
 
 RULES_DOC = f"{PROJECT_URL}/blob/main/docs/rules.md"
 
@@ -27,7 +27,7 @@ _BLOCKS = " ▏▎▍▌▋▊▉█"
 # Within a severity, what a reviewer should read first (and what a cut keeps): the pair findings in the
 # order a pair's headline is chosen, the other overlap rules, then the rest in documentation order.
 READING_ORDER: tuple[str, ...] = tuple(dict.fromkeys(
-    (*PAIR_PRECEDENCE, "escalation-flag", "mode-argument", *(m.replace("_", "-") for m in RULE_MODULES))
+    (*PAIR_PRECEDENCE, *(m.replace("_", "-") for m in (*OVERLAP_MODULES, *RULE_MODULES)))
 ))
 _RULE_RANK = {code: k for k, code in enumerate(READING_ORDER)}
 

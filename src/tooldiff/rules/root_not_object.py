@@ -110,7 +110,7 @@ def _format_problem(tool: Tool) -> Problem | None:
     object without `"type": "object"`. Fails before any provider sees it, so it names no target."""
     own = formats.facts(tool.format)
     key = own.required_object_schema_key if own is not None else None
-    if own is None or key is None:
+    if own is None or key is None:  # both, for the type checker's sake
         return None
     schema = tool.input_schema
     if not tool.schema_key:
