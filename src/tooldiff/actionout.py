@@ -11,7 +11,7 @@ from typing import Any
 
 from tooldiff.anchors import FileLines, anchor
 from tooldiff.github import LineComment, finding_marker
-from tooldiff.model import SEVERITY_RANK, Finding, Report
+from tooldiff.model import SEVERITY_RANK, Finding, Report, is_code_label
 from tooldiff.render.escape import code, md, plain
 from tooldiff.render.view import changed_tools, ordered
 
@@ -74,7 +74,7 @@ def outputs(report: Report, *, report_json: str = "", sarif: str = "") -> dict[s
 
 def _in_repo(f: Finding) -> bool:
     """Findings on code-defined tools point at `$(command)`, which is no file in the repository."""
-    return bool(f.file) and not f.file.startswith("$(") and f.line > 0
+    return bool(f.file) and not is_code_label(f.file) and f.line > 0
 
 
 def comment_body(f: Finding) -> str:

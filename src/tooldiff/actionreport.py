@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from tooldiff.config import Selection
 from tooldiff.eventplan import Plan
-from tooldiff.model import Report
+from tooldiff.model import Report, code_label
 from tooldiff.settings import Settings, SettingsError
 
 COMMANDS_REFUSED = ("Configured `command:` sources were not run: the action reads code-defined tools from "
@@ -48,7 +48,7 @@ def code_defined(report: Report, head: str, base: str) -> Report:
     source's are: no file of the repository holds them, so nothing annotates or links one. What is from the
     base dump (resolved findings, removed tools) is labelled with it: both dumps may have one file name."""
     def placed(items: tuple[Any, ...], label: str) -> tuple[Any, ...]:
-        return tuple(dataclasses.replace(x, file=f"$({label})") if x.file else x for x in items)
+        return tuple(dataclasses.replace(x, file=code_label(label)) if x.file else x for x in items)
 
     gone = tuple(t for t in report.tools if t.change == "removed")
     kept = tuple(t for t in report.tools if t.change != "removed")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tooldiff.gitread import GitRepo
-from tooldiff.model import ParseError, Toolset
+from tooldiff.model import ParseError, Toolset, code_label
 from tooldiff.parsers import DEFAULT_MAX_BYTES
 
 _STDERR_KEEP = 4096  # the tail of stderr a failure quotes; the rest is dropped as it is read
@@ -48,11 +48,6 @@ def _says_no_tools(stdout: bytes) -> bool:
     except ValueError:
         return False
     return doc == [] or (isinstance(doc, dict) and bool(doc) and all(v == [] for v in doc.values()))
-
-
-def label(command: str) -> str:
-    """The pseudo file name the command's output is filed under (findings point here)."""
-    return f"$({command})"
 
 
 @dataclass(slots=True)
@@ -132,7 +127,7 @@ def run_commands(sources: Sequence[Any], cwd: Path, max_bytes: int = DEFAULT_MAX
 
     out = CommandTools()
     for src in sources:
-        name = label(src.command)
+        name = code_label(src.command)
         out.ran.append(src.command)
         try:
             argv = shlex.split(src.command)

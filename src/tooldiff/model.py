@@ -125,6 +125,16 @@ class Finding:
     reason: str = ""  # why it was accepted: the ignore's or the baseline entry's reason (those statuses only)
 
 
+def code_label(command: str) -> str:
+    """The pseudo file name of tools a command prints (`$(make tools)`): no file of the repository holds
+    them, so nothing links, annotates or locates one."""
+    return f"$({command})"
+
+
+def is_code_label(file: str) -> bool:
+    return file.startswith("$(")
+
+
 def fingerprint(code: str, toolset: str, tools: tuple[str, ...], pointer: str) -> str:
     """Identity of a finding: no line numbers, no message text, so it survives moves and rewording."""
     key = "\x1f".join([code, toolset, "\x1e".join(sorted(tools)), pointer])

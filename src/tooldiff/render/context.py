@@ -6,6 +6,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from tooldiff.model import is_code_label
 from tooldiff.render.escape import url_path
 
 _REPO = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
@@ -65,7 +66,7 @@ class RenderContext:
         that commit is unknown."""
         base = self.repo_base()
         sha = self.base_sha if at_base else self.head_sha
-        if base is None or not sha or not _SHA.fullmatch(sha) or not file or file.startswith("$("):
+        if base is None or not sha or not _SHA.fullmatch(sha) or not file or is_code_label(file):
             return None  # `$(command)`: a code-defined tool, in no file of the repository
         anchor = f"#L{line}" if line > 0 else ""
         return f"{base}/blob/{sha}/{url_path(file)}{anchor}"

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 import tooldiff
 from tooldiff.docs import PROJECT_URL, RuleDoc, rule_doc
-from tooldiff.model import ACCEPTED, Finding, Report
+from tooldiff.model import ACCEPTED, Finding, Report, is_code_label
 from tooldiff.render.context import RenderContext
 from tooldiff.render.escape import url_path
 from tooldiff.render.view import ordered
@@ -72,7 +72,7 @@ Places = dict[tuple[str, str], list[tuple[str, int]]]  # (toolset, tool name) ->
 def _places(report: Report) -> Places:
     out: Places = {}
     for t in report.tools:
-        if t.file and not t.file.startswith("$(") and t.change != "removed":
+        if t.file and not is_code_label(t.file) and t.change != "removed":
             out.setdefault((t.toolset, t.name), []).append((t.file, t.line))
     return out
 
