@@ -197,7 +197,8 @@ def test_a_baseline_outside_the_repository_is_an_error_naming_it(value: str) -> 
     with pytest.raises(ConfigError) as err:
         load_config(".tooldiff.yml", f"fail_on: warning\nbaseline: {value}\n")
     assert (err.value.line, err.value.key) == (2, "baseline") and "inside the repository" in err.value.message
-    assert load_config(".tooldiff.yml", "baseline: ci/../tooldiff-baseline.json\n").baseline
+    assert load_config(".tooldiff.yml", "baseline: ci/../tooldiff-baseline.json\n").baseline == (
+        "ci/../tooldiff-baseline.json")
 
 
 def test_a_whole_number_written_as_a_float_is_an_integer() -> None:
