@@ -190,7 +190,8 @@ def test_a_source_timeout_out_of_range_is_an_error_naming_it(value: str) -> None
     assert "timeout" in str(err.value) and ".tooldiff.yml:4" in str(err.value)
 
 
-@pytest.mark.parametrize("value", ["/tmp/baseline.json", "../baseline.json", "ci/../../baseline.json"])
+@pytest.mark.parametrize("value", ["/tmp/baseline.json", "../baseline.json", "ci/../../baseline.json",
+                                   "C:\\baseline.json", "C:baseline.json", "\\\\server\\share\\b.json"])
 def test_a_baseline_outside_the_repository_is_an_error_naming_it(value: str) -> None:
     # `tooldiff baseline` would write it and no run would read it: check, diff and the Action read the
     # baseline inside the tree (a diff and the Action from git).

@@ -8,12 +8,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
-from pathlib import PureWindowsPath
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
@@ -23,6 +21,7 @@ from tooldiff.model import Severity
 from tooldiff.parsers.load import DocumentErrors, LoadError, load_yaml
 from tooldiff.positions import yaml_node
 from tooldiff.rules import RULE_MODULES
+from tooldiff.sources import link_text_leaves
 
 RULE_CODES: frozenset[str] = frozenset(name.replace("_", "-") for name in RULE_MODULES)
 DEFAULT_BASELINE = ".tooldiff-baseline.json"
@@ -448,8 +447,7 @@ def _check_baseline(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None
     value = data.get("baseline")
     if value is None:
         return
-    norm = posixpath.normpath(value.replace("\\", "/"))
-    if posixpath.isabs(norm) or norm == ".." or norm.startswith("../") or PureWindowsPath(value).drive:
+    if link_text_leaves("", value.replace("\\", "/")):
         message = (f"{value!r} is outside the repository; the baseline must be a path inside the repository, "
                    "relative to its root, as runs read it there")
         raise ConfigError(path, _line(node, ["baseline"]), "baseline", message)

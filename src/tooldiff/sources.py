@@ -54,7 +54,7 @@ class FileSource(Protocol):
 
 def link_text_leaves(path: str, target: str) -> bool:
     """`link_leaves` judged on the link text alone, for a tree that is not on disk (a commit)."""
-    if target.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", target):
+    if target.startswith("/") or re.match(r"^[A-Za-z]:", target):  # a drive, rooted (C:\x) or not (C:x)
         return True
     joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
     return joined == ".." or joined.startswith("../")
