@@ -14,7 +14,7 @@ from typing import Any
 from tooldiff.model import Tool
 from tooldiff.schemahash import lenient_json
 
-MAX_DETAILS = 10  # then "and N more": a table cell, not a report
+MAX_DETAILS = 10  # in the JSON report, then "and N more" (`capped`): a list of changes, not the schema
 MAX_DEPTH = 8  # nested properties deeper than this are "changed" as a whole
 _VALUE_CHARS = 40
 _NAME_CHARS = 40  # a property name longer than this is cut, so the change after it still shows
@@ -38,17 +38,14 @@ def details(old: Tool, new: Tool) -> tuple[str, ...]:
             out.append(f"{key}: {_shown(a, key)} → {_shown(b, key)}")
     if old.title != new.title:
         out.append(f"title: {_maybe(old.title)} → {_maybe(new.title)}")
-    if len(out) > MAX_DETAILS:
-        out[MAX_DETAILS:] = [f"and {len(out) - MAX_DETAILS} more"]
     return tuple(out)
 
 
-def counted(found: tuple[str, ...]) -> int:
-    """How many changes `details` found, its closing "and N more" included."""
-    last = found[-1].split() if found else []
-    if len(found) > MAX_DETAILS and len(last) == 3 and last[0] == "and" and last[1].isdigit():
-        return MAX_DETAILS + int(last[1])
-    return len(found)
+def capped(found: tuple[str, ...], most: int = MAX_DETAILS) -> list[str]:
+    """`found` for an output: the first `most`, then "and N more" for the rest (none cut to name one)."""
+    if len(found) <= most + 1:
+        return list(found)
+    return [*found[:most], f"and {len(found) - most} more"]
 
 
 def _schema(o: Any, n: Any, at: str, out: list[str], depth: int) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import tooldiff
+from tooldiff import schemadiff
 from tooldiff.model import ACCEPTED, SEVERITIES, Finding, Report, ToolReport, ToolsetReport
 from tooldiff.render.context import RenderContext
 from tooldiff.tokens import METHOD_NOTES
@@ -75,7 +76,7 @@ def tool(t: ToolReport) -> dict[str, Any]:
         "previous_name": t.previous_name,
         "change": t.change,
         "changed_parts": list(t.changed_parts),
-        "details": list(t.details),
+        "details": schemadiff.capped(t.details),
         "description_chars": t.description_chars,
         "moved": t.moved,
         "tokens": _tokens(t.tokens),

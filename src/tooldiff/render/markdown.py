@@ -61,11 +61,7 @@ def _details(t: ToolReport) -> str:
     """": max_count: added, optional; order: enum +"random"" (escaped), or "" without details."""
     if not t.details:
         return ""
-    shown = [md(d, 100) for d in t.details[:DETAILS_SHOWN]]
-    more = schemadiff.counted(t.details) - len(shown)
-    if more > 0:
-        shown.append(f"and {more} more")
-    return ": " + "; ".join(shown)
+    return ": " + "; ".join(md(d, 100) for d in schemadiff.capped(t.details, DETAILS_SHOWN))
 
 
 def verdict(report: Report) -> str:
