@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -453,24 +454,11 @@ def test_a_pair_of_two_tools_of_one_name_says_where_each_is(tmp_path: Path) -> N
                                  "tools.json:17."), pair.message
 
 
-SEARCH_DOCS = {
-    "name": "search_docs",
-    "description": "Search the documentation corpus for pages matching a query.",
-    "input_schema": {
-        "type": "object",
-        "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
-        "required": ["query", "limit"],
-    },
-}
-FIND_DOCUMENT = {
-    "name": "find_document",
-    "description": "Find documents relevant to a user's question.",
-    "input_schema": {
-        "type": "object",
-        "properties": {"question": {"type": "string"}, "top_k": {"type": "integer"}},
-        "required": ["question", "top_k"],
-    },
-}
+# Seed 001's pair, as the bundled example (examples/helpdesk) writes it.
+_HELPDESK = json.loads((Path(__file__).resolve().parents[2] / "examples" / "helpdesk" / "head" / "tools.json")
+                       .read_text(encoding="utf-8"))["tools"]
+SEARCH_DOCS, FIND_DOCUMENT = (next(t for t in _HELPDESK if t["name"] == name)
+                              for name in ("search_docs", "find_document"))
 
 
 @pytest.mark.parametrize("guidance", [
