@@ -592,6 +592,9 @@ def test_describe_json_keeps_toolset_findings_and_accepted_errors_apart(
     monkeypatch.chdir(tmp_path)
     data = json.loads(run(capsys, "describe", "--format", "json", ".")[1])
     assert [i["code"] for i in data["toolsetIssues"]] == ["too-many-tools"]
+    table = run(capsys, "describe", ".")[1]  # the table has no row for it: a line under the table says it
+    [line] = [line for line in table.splitlines() if "too-many-tools" in line]
+    assert line.startswith("tools.json:") and ": error too-many-tools " in line
     row = next(t for t in data["tools"] if t["name"] == "math.sum")
     assert row["ok"] is False and {i["status"] for i in row["issues"]} == {"new"}
     assert run(capsys, "baseline")[0] == 0

@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from typing import Any
 from unicodedata import combining, east_asian_width
 
-from tooldiff.model import ACCEPTED, SEVERITY_RANK, Finding, Report
+from tooldiff.model import ACCEPTED, SEVERITY_RANK, Finding, Report, ToolReport
 from tooldiff.render.context import AT_ROOT, PathsFrom
 from tooldiff.render.escape import plain
 from tooldiff.tokens import METHOD_NOTES
@@ -25,18 +25,33 @@ def _cut(cell: str) -> str:
     return cell if len(cell) <= CELL_MAX else cell[: CELL_MAX - 1] + "…"
 
 
+class _Grouped:
+    """A report's findings by tool row: one on a tool belongs to that tool's row (two same-named tools in a
+    toolset are two rows, told apart by file), a pair finding to both tools' rows, once each; a toolset's own
+    (too many tools, a token budget) to no row. Parse errors are left to the caller."""
+
+    def __init__(self, report: Report) -> None:
+        self.own: dict[tuple[str, str, str], list[Finding]] = defaultdict(list)
+        self.shared: dict[tuple[str, str], list[Finding]] = defaultdict(list)
+        self.of_toolsets: list[Finding] = []
+        for f in report.findings:
+            if f.code == "parse-error":
+                continue
+            if not f.tools:
+                self.of_toolsets.append(f)
+            elif len(f.tools) == 1:
+                self.own[(f.toolset, f.tools[0], f.file)].append(f)
+            else:
+                for name in sorted(set(f.tools)):
+                    self.shared[(f.toolset, name)].append(f)
+
+    def of(self, t: ToolReport) -> list[Finding]:
+        return self.own.get((t.toolset, t.name, t.file), []) + self.shared.get((t.toolset, t.name), [])
+
+
 def render_describe(report: Report, paths_from: PathsFrom = AT_ROOT) -> str:
     """`paths_from`: where the command ran, so each `path:line` opens from there."""
-    # A finding on one tool belongs to that tool's row (two same-named tools in a toolset are two rows, told
-    # apart by file); a pair finding to both tools' rows, once each.
-    own: dict[tuple[str, str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
-    shared: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
-    for f in report.findings:
-        if len(f.tools) == 1:
-            own[(f.toolset, f.tools[0], f.file)][(f.severity, f.code)] += 1
-            continue
-        for name in set(f.tools):
-            shared[(f.toolset, name)][(f.severity, f.code)] += 1
+    grouped = _Grouped(report)
     methods = list(report.token_methods)
     by_toolset = any(t.toolset != t.file for t in report.tools)  # a folder or config toolset: name it
     header = ["tool", "file", *(["toolset"] if by_toolset else []), *(f"tokens[{m}]" for m in methods),
@@ -48,13 +63,18 @@ def render_describe(report: Report, paths_from: PathsFrom = AT_ROOT) -> str:
         where = f"{plain(paths_from.show(t.file))}:{t.line}"
         cells = [plain(t.name), where, *([plain(t.toolset)] if by_toolset else []), *counts, t.schema_hash,
                  ",".join(t.targets)]
-        found = own.get((t.toolset, t.name, t.file), Counter()) + shared.get((t.toolset, t.name), Counter())
+        found = Counter[tuple[str, str]]((f.severity, f.code) for f in grouped.of(t))
         # `path:line` is never cut: cut, it opens nothing and loses its line; a name cut at 48 of its 64
         # characters could show two tools (`..._v1`, `..._v2`) as one.
         rows.append([*(c if i <= 1 else _cut(c) for i, c in enumerate(cells)), _findings_cell(found)])
     widths = [max(_width(r[i]) for r in rows) for i in range(len(header) - 1)]
     lines = ["  ".join([*(c + " " * (w - _width(c)) for c, w in zip(r[:-1], widths, strict=True)), r[-1]])
              .rstrip() for r in rows]
+    # A toolset's own findings have no row: each is a line under the table.
+    if grouped.of_toolsets:
+        lines.append("")
+        lines += [f"{plain(paths_from.show(f.file))}:{f.line}: {f.severity} {f.code} {plain(f.message)}"
+                  for f in grouped.of_toolsets]
     # A reconstructed tokenizer's column says what it is under the table (the estimate's header says enough).
     notes = [f"{m}: {METHOD_NOTES[m]}" for m in methods if m != "estimate" and m in METHOD_NOTES]
     if notes:
@@ -78,24 +98,11 @@ def describe_json(report: Report) -> str:
     tooldiff's own; a pair finding is an issue of both tools (and counts once in `issueCount`), a toolset's
     own finding (too many tools, a token budget) is in `toolsetIssues`, and a file that does not parse is in
     `notRead`."""
-    by_tool: dict[tuple[str, str, str], list[Finding]] = defaultdict(list)
-    shared: dict[tuple[str, str], list[Finding]] = defaultdict(list)
-    of_toolset: list[Finding] = []
-    for f in report.findings:
-        if f.code == "parse-error":
-            continue
-        if not f.tools:
-            of_toolset.append(f)
-        elif len(f.tools) == 1:
-            by_tool[(f.toolset, f.tools[0], f.file)].append(f)
-        else:
-            for name in sorted(set(f.tools)):
-                shared[(f.toolset, name)].append(f)
+    grouped = _Grouped(report)
     tools: list[dict[str, Any]] = []
     total = 0
     for t in report.tools:
-        issues = [_issue(f) for f in by_tool.get((t.toolset, t.name, t.file), [])
-                  + shared.get((t.toolset, t.name), [])]
+        issues = [_issue(f) for f in grouped.of(t)]
         estimate = t.tokens.get("estimate", {}).get("head") or 0
         total += estimate
         tools.append({
@@ -108,7 +115,7 @@ def describe_json(report: Report) -> str:
     broken = sorted((f for f in report.findings if f.code == "parse-error"), key=lambda f: (f.file, f.line))
     out = {
         "tools": tools,
-        "toolsetIssues": [{"toolset": f.toolset, **_issue(f)} for f in of_toolset],
+        "toolsetIssues": [{"toolset": f.toolset, **_issue(f)} for f in grouped.of_toolsets],
         "tokens": total,
         "issueCount": sum(1 for f in report.findings if f.code != "parse-error"),
         "notRead": [{"file": f.file, "line": f.line, "message": f.message} for f in broken],
