@@ -432,10 +432,11 @@ def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = Non
             raise PathsError(f"{path}: no such file or folder")
     b_src: FileSource = _OneFile(base_path) if base_path.is_file() else WorktreeSource(base_path)
     h_src: FileSource = _OneFile(head_path) if head_path.is_file() else WorktreeSource(head_path)
-    cfg = load_configs(b_src, h_src, "head", adjust=adjust)
-    if config is not None:
+    if config is not None:  # the named one for both sides: their own are not read
         config = adjust(config) if adjust else config
         cfg = Configs(config, config, None, "head")
+    else:
+        cfg = load_configs(b_src, h_src, "head", adjust=adjust)
     # A file named outright is reported if it does not parse, tool keys or not (a failed capture).
     base_side = _discover(b_src, cfg.used, [base_path.name] if base_path.is_file() else (), None)
     head_side = _discover(h_src, cfg.used, [head_path.name] if head_path.is_file() else (), None,
