@@ -115,21 +115,21 @@ def run_check(
         jobs = workers.jobs_available()
         groups = split.plan(chosen.paths, chosen.sizes, config, jobs)
         if len(groups) > 1:
-            part = split.run(source, config, chosen, groups, token_methods, say, jobs)
+            part = split.run(source, config, chosen, groups, token_methods, say, jobs, known)
             findings = apply_status(part.findings, baseline, config)
             report = assemble(mode, part.toolsets, part.tools, findings, part.stats, head_ref=head_ref,
                               token_methods=token_methods, fail_on=config.fail_on, notes=chosen.notes)
-            return mates.cut(report, near.named) if near is not None else report
-        found = discover_selected(source, config, chosen, known)
-        toolsets = mates.holding(found.toolsets, near.named) if near is not None else found.toolsets
-        tools = sum(len(ts.tools) for ts in toolsets)
-        say(f"analysing {tools:,} tool{'s' * (tools != 1)} in {len(toolsets):,} "
-            f"toolset{'s' * (len(toolsets) != 1)}")
-        analysis = analyse(toolsets, config, found.files, parse_errors=found.errors,
-                           token_methods=token_methods)
-        findings = apply_status(analysis.findings, baseline, config)
-        report = build_report(mode, toolsets, analysis, findings, config, head_ref=head_ref,
-                              token_methods=token_methods, notes=chosen.notes)
+        else:
+            found = discover_selected(source, config, chosen, known)
+            toolsets = mates.holding(found.toolsets, near.named) if near is not None else found.toolsets
+            tools = sum(len(ts.tools) for ts in toolsets)
+            say(f"analysing {tools:,} tool{'s' * (tools != 1)} in {len(toolsets):,} "
+                f"toolset{'s' * (len(toolsets) != 1)}")
+            analysis = analyse(toolsets, config, found.files, parse_errors=found.errors,
+                               token_methods=token_methods)
+            findings = apply_status(analysis.findings, baseline, config)
+            report = build_report(mode, toolsets, analysis, findings, config, head_ref=head_ref,
+                                  token_methods=token_methods, notes=chosen.notes)
         return mates.cut(report, near.named) if near is not None else report
 
 

@@ -22,7 +22,7 @@ from tooldiff.config import Config
 from tooldiff.discover import Selection, group_toolsets, read_parse, spec_of
 from tooldiff.engine import analyse, finding_order
 from tooldiff.lexicon import lexicon
-from tooldiff.model import Finding, ParseError, ToolReport, ToolsetReport
+from tooldiff.model import Finding, ParsedFile, ParseError, ToolReport, ToolsetReport
 from tooldiff.report import tool_reports, toolset_reports
 from tooldiff.sources import FileSource
 
@@ -116,9 +116,11 @@ def run_part(
     split: frozenset[str],
     token_methods: Sequence[str] | None,
     per_file: frozenset[str] = frozenset(),
+    known: Mapping[str, ParsedFile] | None = None,
 ) -> Part:
-    """Read, parse and analyse `paths`; one-tool files of `split` folders are deferred, not analysed."""
-    files, parsed, errors = read_parse(source, config, paths, explicit)
+    """Read, parse and analyse `paths`; one-tool files of `split` folders are deferred, not analysed.
+    `known`: files parsed already (named files `mates` read), not parsed again."""
+    files, parsed, errors = read_parse(source, config, paths, explicit, known)
     part = Part()
     keep = []
     for pf in parsed:
@@ -149,6 +151,7 @@ def run(
     token_methods: Sequence[str] | None,
     say: Callable[[str], None],
     jobs: int,
+    known: Mapping[str, ParsedFile] | None = None,
 ) -> Part:
     """The whole check from `jobs` processes taking the pieces `groups` in turn, merged as one process
     would have made it."""
@@ -157,14 +160,15 @@ def run(
     lexicon()
     say(f"reading and analysing {len(chosen.paths):,} files in {jobs} processes")
     parts = workers.pool_map(
-        lambda paths: run_part(source, config, paths, chosen.explicit, split, token_methods), groups, jobs,
+        lambda paths: run_part(source, config, paths, chosen.explicit, split, token_methods, known=known),
+        groups, jobs,
         pack=pack, unpack=unpack,
     )
     deferred = sorted(p for part in parts for p in part.deferred)
     if deferred:
         per_file = frozenset().union(*(part.not_one_tool for part in parts))
         parts.append(
-            run_part(source, config, deferred, chosen.explicit, frozenset(), token_methods, per_file)
+            run_part(source, config, deferred, chosen.explicit, frozenset(), token_methods, per_file, known)
         )
     return merge(parts, chosen.errors, config)
 
