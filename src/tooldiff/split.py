@@ -168,7 +168,8 @@ def run(
     if deferred:
         per_file = frozenset().union(*(part.not_one_tool for part in parts))
         parts.append(
-            run_part(source, config, deferred, chosen.explicit, frozenset(), token_methods, per_file, known)
+            run_part(source, config, deferred, chosen.explicit, frozenset(), token_methods, per_file,
+                     known=known)
         )
     return merge(parts, chosen.errors, config)
 
