@@ -92,7 +92,7 @@ def _diff(settings: Settings, plan: Plan) -> Report:
 def _audit(settings: Settings, plan: Plan) -> Report:
     from tooldiff.check import find_config, run_check
     from tooldiff.gitread import GitError, GitRepo, GitSource
-    from tooldiff.sources import FileSource, WorktreeSource
+    from tooldiff.sources import FileSource, OneFile, WorktreeSource
 
     source: FileSource = WorktreeSource(settings.workspace)
     trusted: FileSource | None = None  # where the config and baseline come from, if not `source`
@@ -115,8 +115,7 @@ def _audit(settings: Settings, plan: Plan) -> Report:
     head_dump = _dump(settings, settings.head_tools)
     if head_dump:
         # The dump stands alone: its tools are not the repository's files beside it.
-        dumped = run_check(WorktreeSource(head_dump.parent), config, [head_dump.name], mode="audit",
-                           head_ref=head, neighbours=False)
+        dumped = run_check(OneFile(head_dump), config, [head_dump.name], mode="audit", head_ref=head)
         report = merge(report, code_defined(dumped, f"head-tools {settings.head_tools}", ""))
     if getattr(config, "sources", ()) and not head_dump:
         report = dataclasses.replace(report, notes=(*report.notes, COMMANDS_REFUSED))

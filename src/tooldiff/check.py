@@ -95,19 +95,17 @@ def run_check(
     progress: Callable[[str], None] | None = None,
     baseline_source: FileSource | None = None,
     named: bool | None = None,
-    neighbours: bool = True,
 ) -> Report:
     """Analyse every toolset. Exact token methods cost more than the rest of a check, and no verdict
     depends on them, so they are counted only when asked for (None: every available method).
     `progress` hears the phase names (the CLI's progress line). The baseline is read from
     `baseline_source` if given (a trusted ref, when `source` is not), else from `source`. `named`: see
-    `discover.select`. `neighbours`: named files are analysed in their whole toolsets (`mates`); off for
-    a file that stands alone (the Action's tool dump beside the repository's files)."""
+    `discover.select`. Named files are analysed in their whole toolsets (`mates`)."""
     say = progress or (lambda _: None)
     with gc_paused():  # parsing, analysis and the report allocate a lot and free nothing cyclic
         say("reading tool files")
         chosen = select(source, config, paths, named)
-        near, known = mates.extend(source, config, chosen) if paths and neighbours else (None, {})
+        near, known = mates.extend(source, config, chosen) if paths else (None, {})
         if near is not None:
             chosen = near.selection
         baseline_bytes = (baseline_source or source).read_many([config.baseline]).get(config.baseline)

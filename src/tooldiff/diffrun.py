@@ -29,7 +29,7 @@ from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
 from tooldiff.model import Finding, ParsedFile, ParseError, Report, Tool, Toolset
 from tooldiff.narrow import relevant_files
 from tooldiff.scope import Scope, scopes, widen
-from tooldiff.sources import FileSource, PathsError, WorktreeSource
+from tooldiff.sources import FileSource, OneFile, PathsError, WorktreeSource
 
 
 @dataclass(slots=True)
@@ -430,8 +430,8 @@ def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = Non
     for path in (base_path, head_path):
         if not path.exists():
             raise PathsError(f"{path}: no such file or folder")
-    b_src: FileSource = _OneFile(base_path) if base_path.is_file() else WorktreeSource(base_path)
-    h_src: FileSource = _OneFile(head_path) if head_path.is_file() else WorktreeSource(head_path)
+    b_src: FileSource = OneFile(base_path) if base_path.is_file() else WorktreeSource(base_path)
+    h_src: FileSource = OneFile(head_path) if head_path.is_file() else WorktreeSource(head_path)
     if config is not None:  # the named one for both sides: their own are not read
         config = adjust(config) if adjust else config
         cfg = Configs(config, config, None, "head")
@@ -461,29 +461,4 @@ def _file_to_folder(base: Side, head: Side, folder_is_head: bool, folder: Path) 
     if not base.toolsets or not head.toolsets:
         return {}  # one side has no tools: nothing to match
     return {base.toolsets[0].id: head.toolsets[0].files[0]}
-
-
-class _OneFile:
-    """A FileSource holding one file, under its own name."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.label = str(path)
-
-    def list_files(self, also: Iterable[str] = ()) -> list[str]:
-        return [self.path.name]
-
-    def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:
-        return {p: self.path.read_bytes() for p in paths if p == self.path.name}
-
-    def symlink_target(self, path: str) -> str | None:
-        return None
-
-    def size(self, path: str) -> int:
-        return self.path.stat().st_size if path == self.path.name else 0
-
-    folder_links: frozenset[str] = frozenset()
-
-    def link_leaves(self, path: str, target: str) -> bool:
-        return True  # never asked: this source lists no link
 

@@ -136,3 +136,29 @@ class WorktreeSource:
     def size(self, path: str) -> int:
         st = self._lstat(path)
         return 0 if st is None else st.st_size
+
+
+class OneFile:
+    """A FileSource holding one file, under its own name: a file compared or checked apart from the
+    files beside it (`diff A B` of two files, the Action's tool dump)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.label = str(path)
+
+    def list_files(self, also: Iterable[str] = ()) -> list[str]:
+        return [self.path.name]
+
+    def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:
+        return {p: self.path.read_bytes() for p in paths if p == self.path.name}
+
+    def symlink_target(self, path: str) -> str | None:
+        return None
+
+    def size(self, path: str) -> int:
+        return self.path.stat().st_size if path == self.path.name else 0
+
+    folder_links: frozenset[str] = frozenset()
+
+    def link_leaves(self, path: str, target: str) -> bool:
+        return True  # never asked: this source lists no link
