@@ -151,3 +151,39 @@ def test_resolve_and_ordered() -> None:
     ]
     assert targets.ordered({"google", "anthropic"}) == ("anthropic", "google")
     assert replace(TARGETS["openai"], max_tools=1).max_tools == 1  # frozen, but replaceable
+
+
+def test_format_facts_are_checked_as_target_facts_are(monkeypatch: pytest.MonkeyPatch) -> None:
+    """data/formats.json is read through `fact_value`: a documented value without a source, or an unknown
+    fact, stops the load rather than reaching a rule unchecked."""
+    from importlib import resources
+
+    from tooldiff import formats
+
+    raw = json.loads(resources.files("tooldiff").joinpath("data/formats.json").read_bytes())
+    assert formats.facts("mcp") is not None and formats.facts("mcp").label == "MCP"  # type: ignore[union-attr]
+
+    def load(data: dict[str, Any]) -> None:
+        class Fake:
+            def read_bytes(self) -> bytes:
+                return json.dumps(data).encode()
+
+        class Files:
+            def joinpath(self, _: str) -> Fake:
+                return Fake()
+
+        monkeypatch.setattr(formats.resources, "files", lambda _: Files())
+        formats._table.cache_clear()
+        try:
+            formats._table()
+        finally:
+            formats._table.cache_clear()
+
+    no_source = json.loads(json.dumps(raw))
+    no_source["mcp"]["facts"]["refused_by"]["source"] = None
+    with pytest.raises(TargetDataError, match="has no source"):
+        load(no_source)
+    extra = json.loads(json.dumps(raw))
+    extra["mcp"]["facts"]["max_tools"] = {"value": 1, "source": "https://x"}
+    with pytest.raises(TargetDataError, match="facts must be exactly"):
+        load(extra)

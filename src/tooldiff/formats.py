@@ -1,6 +1,7 @@
 """What a tool format itself requires, whatever provider its tools reach: data in `data/formats.json`.
 
-Every fact is `{"value": ..., "source": URL | null, "note": "..."}`, as in the target tables (`targets`).
+As in the target tables (`targets`), a format has a `label` and `facts`, each fact
+`{"value": ..., "source": URL | null, "note": "..."}` and checked as theirs are (`targets.fact_value`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from tooldiff.targets import TargetDataError, fact_value
+
 
 @dataclass(frozen=True, slots=True)
 class FormatFacts:
@@ -18,14 +21,22 @@ class FormatFacts:
     refused_by: str  # what refuses a definition that breaks the requirement
 
 
+_TYPES: dict[str, type | tuple[type, ...]] = {"required_object_schema_key": str, "refused_by": str}
+
+
 @cache
 def _table() -> dict[str, FormatFacts]:
     raw = json.loads(resources.files("tooldiff").joinpath("data/formats.json").read_bytes())
-    return {
-        fmt: FormatFacts(facts["label"]["value"], facts["required_object_schema_key"]["value"],
-                         facts["refused_by"]["value"])
-        for fmt, facts in raw.items() if not fmt.startswith("_")
-    }
+    out = {}
+    for fmt, data in raw.items():
+        if fmt.startswith("_"):
+            continue
+        facts = data.get("facts") if isinstance(data, dict) else None
+        if not isinstance(facts, dict) or set(facts) != set(_TYPES):
+            raise TargetDataError(f"formats.json {fmt}: facts must be exactly {sorted(_TYPES)}")
+        v = {fact: fact_value(f"formats.json {fmt}", fact, facts[fact], _TYPES) for fact in _TYPES}
+        out[fmt] = FormatFacts(str(data.get("label", fmt)), v["required_object_schema_key"], v["refused_by"])
+    return out
 
 
 def facts(fmt: str) -> FormatFacts | None:

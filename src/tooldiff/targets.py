@@ -90,11 +90,14 @@ def _raw(name: str) -> bytes:
     return resources.files("tooldiff").joinpath(f"data/targets/{name}.json").read_bytes()
 
 
-def _fact_value(name: str, fact: str, entry: Any) -> Any:
+def fact_value(name: str, fact: str, entry: Any, types: Mapping[str, type | tuple[type, ...]] = FACT_TYPES
+               ) -> Any:
+    """A fact's value, checked: `{value, source, note}`, the value of its type, a source or a note saying why
+    there is none. Target tables and `data/formats.json` are read through it."""
     if not isinstance(entry, dict) or "value" not in entry or "source" not in entry:
         raise TargetDataError(f"{name}: fact {fact!r} needs 'value' and 'source'")
     value, source = entry["value"], entry["source"]
-    if value is not None and not isinstance(value, FACT_TYPES[fact]):
+    if value is not None and not isinstance(value, types[fact]):
         raise TargetDataError(f"{name}: fact {fact!r} has the wrong type")
     if source is None and value not in (None, []):
         raise TargetDataError(f"{name}: documented fact {fact!r} has no source")
@@ -108,7 +111,7 @@ def load_target(name: str, data: Mapping[str, Any]) -> Target:
     if not isinstance(facts, dict) or set(facts) != set(FACT_TYPES):
         missing = set(FACT_TYPES) ^ set(facts or {})
         raise TargetDataError(f"{name}: facts must be exactly the known ones (differs on {sorted(missing)})")
-    v = {fact: _fact_value(name, fact, facts[fact]) for fact in FACT_TYPES}
+    v = {fact: fact_value(name, fact, facts[fact]) for fact in FACT_TYPES}
     return Target(
         name=name,
         provider=str(data.get("provider", "")),
