@@ -18,19 +18,29 @@ from pathlib import Path
 from typing import Any, cast
 
 from tooldiff import actionout, actionpost, gha
-from tooldiff.baseline import BaselineError
-from tooldiff.config import ConfigError
 from tooldiff.eventplan import Plan, plan_event
 from tooldiff.github import Publisher, make_client
-from tooldiff.gitread import GitError
 from tooldiff.model import Report
 from tooldiff.settings import FailOn, Settings, SettingsError, from_env
-from tooldiff.sources import PathsError
 
-# What a run's input can be wrong with (config, baseline, refs, paths): exit 2, said where it is read.
-RUN_ERRORS: tuple[type[Exception], ...] = (ConfigError, GitError, BaselineError, PathsError)
-BAD_INPUT: tuple[type[Exception], ...] = (SettingsError, *RUN_ERRORS, json.JSONDecodeError)
-UNFINISHED: tuple[type[Exception], ...] = (*RUN_ERRORS, SettingsError)  # after the event: said on the PR
+
+def _run_errors() -> tuple[type[Exception], ...]:
+    """What a run's input can be wrong with (config, baseline, refs, paths): exit 2, said where it is read.
+    Imported when an error is met, not at start: a run with nothing to do loads no config machinery."""
+    from tooldiff.baseline import BaselineError
+    from tooldiff.config import ConfigError
+    from tooldiff.gitread import GitError
+    from tooldiff.sources import PathsError
+
+    return ConfigError, GitError, BaselineError, PathsError
+
+
+def _unfinished() -> tuple[type[Exception], ...]:  # after the event is read: said on the PR
+    return (*_run_errors(), SettingsError)
+
+
+def _bad_input() -> tuple[type[Exception], ...]:
+    return (SettingsError, *_run_errors(), json.JSONDecodeError)
 
 
 def _say(message: str) -> None:
@@ -108,7 +118,7 @@ def run(settings: Settings, event: Mapping[str, Any],
     try:
         outputs = _outputs(settings, plan)
         report = analyse_plan(settings, plan)
-    except UNFINISHED as exc:
+    except _unfinished() as exc:
         _could_not_analyse(settings, plan, exc, client)
         raise
     except Exception as exc:  # a bug of ours: the traceback fails the job, and the old verdict goes
@@ -187,7 +197,9 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         settings = from_env(env)
         gha.add_mask(settings.token)
         return run(settings, _load_event(settings), client)
-    except BAD_INPUT as exc:
+    except _bad_input() as exc:
+        from tooldiff.config import ConfigError
+
         where = {"file": exc.file, "line": exc.line or None} if isinstance(exc, ConfigError) else {}
         print(gha.command("error", f"tooldiff: {plain(exc)}", **where), flush=True)
         print(f"tooldiff: {plain(exc)}", file=sys.stderr)  # the runner reads commands on stderr too
