@@ -47,7 +47,7 @@ def extend(source: FileSource, config: Config, chosen: Selection
     known = {pf.path: pf for pf in parsed}
     folders = {posixpath.dirname(pf.path) for pf in parsed if len(pf.tools) == 1}
     extra = {f for f in around.paths if f not in named and (
-        spec_of(f, config) in specs if spec_of(f, config) is not None else posixpath.dirname(f) in folders)}
+        spec in specs if (spec := spec_of(f, config)) is not None else posixpath.dirname(f) in folders)}
     if not extra:
         return None, known
     paths = chosen.paths + [f for f in around.paths if f in extra]
