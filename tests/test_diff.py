@@ -257,3 +257,47 @@ def test_a_rename_beside_a_namesake_that_stays_keeps_no_findings() -> None:
     tree = diff_toolsets([ts("a.json", one, two, t("fetch"))], head, {})
     assert [c.change for c in tree.toolsets[0].tools if c.name == "web_search"] == ["renamed"]
     assert tree.name_map() == {}
+
+
+def _similar(n: int) -> list[str]:
+    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda",
+             "mu", "nu", "xi", "omicron"]
+    return [f"Get the {words[i % 15]} {words[(i // 15) % 15]} record number {i} from the store." for i in
+            range(n)]
+
+
+def _counting_ratio(monkeypatch: Any) -> list[int]:
+    """Counts the costly description comparisons (`SequenceMatcher.ratio`) a diff makes."""
+    import difflib
+
+    calls = [0]
+    real = difflib.SequenceMatcher.ratio
+
+    def ratio(self: difflib.SequenceMatcher[str]) -> float:
+        calls[0] += 1
+        return real(self)
+
+    monkeypatch.setattr(difflib.SequenceMatcher, "ratio", ratio)
+    return calls
+
+
+def test_a_toolset_renamed_whole_pairs_each_tool_without_comparing_every_pair(monkeypatch: Any) -> None:
+    """A prefix put on 400 no-argument tools with like descriptions (`get_7` -> `gh_get_7`): each pairs with
+    itself. Comparing every removed with every added text took 5 s at 300 tools and grew as the square."""
+    calls = _counting_ratio(monkeypatch)
+    texts = _similar(400)
+    base = [t(f"get_{i}", texts[i], NOARGS) for i in range(400)]
+    same = diff_tools(base, [t(f"gh_get_{i}", texts[i], NOARGS) for i in range(400)])
+    assert {(c.change, c.previous_name, c.name) for c in same} == {
+        ("renamed", f"get_{i}", f"gh_get_{i}") for i in range(400)}
+    assert calls[0] == 0  # the same text over the same schema is paired without a comparison
+    reworded = diff_tools(base, [t(f"gh_get_{i}", texts[i] + " Returns JSON.", NOARGS) for i in range(400)])
+    assert {(c.change, c.previous_name, c.name) for c in reworded} == {
+        ("renamed", f"get_{i}", f"gh_get_{i}") for i in range(400)}
+    assert calls[0] <= 4 * 400
+
+
+def test_identical_tools_renamed_pair_in_order() -> None:
+    """Two tools alike in all but name, both renamed: the first old one is the first new one."""
+    got = diff_tools([t("a_one"), t("a_two")], [t("b_one"), t("b_two")])
+    assert sorted((c.previous_name, c.name) for c in got) == [("a_one", "b_one"), ("a_two", "b_two")]

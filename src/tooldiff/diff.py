@@ -119,21 +119,52 @@ def _parts(a: Tool, b: Tool) -> tuple[str, ...]:
 def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
     """Pair removed and added tools that are one tool renamed, best first: the same schema and nearly the
     same description, or one description kept whole in the other (a sentence added to a short text); or the
-    same description over a schema that only gained or lost properties."""
-    scored = []
-    removed_schemas = [canonical(r.input_schema) for r in removed]  # once each, not once per pair
-    removed_words = [r.description.split() for r in removed]
+    same description over a schema that only gained or lost properties.
+
+    Only tools that could pair are compared: those with one schema, or one description over schemas that
+    may have grown. The same text over the same schema pairs in order, without a comparison (a prefix put
+    on every tool's name). Where one schema has more than `RENAME_BUDGET` pairs left, an added tool meets
+    only the removed tools that share its name's rarest word."""
+    out: list[tuple[Tool, Tool]] = []
+    schemas = [canonical(r.input_schema) for r in removed]  # once each, not once per pair
+    added_schemas = [canonical(a.input_schema) for a in added]
+    waiting: dict[tuple[str, str], list[int]] = {}
     for j, a in enumerate(added):
-        schema = canonical(a.input_schema)
-        words = a.description.split()
+        waiting.setdefault((added_schemas[j], a.description), []).append(j)
+    used_r: set[int] = set()
+    used_a: set[int] = set()
+    for i, r in enumerate(removed):  # a ratio of 1 ranks first, lowest indices first: pair those now
+        same = waiting.get((schemas[i], r.description))
+        if same:
+            j = same.pop(0)
+            used_r.add(i)
+            used_a.add(j)
+            out.append((r, added[j]))
+    by_schema: dict[str, list[int]] = {}
+    by_words: dict[tuple[str, ...], list[int]] = {}
+    for i, r in enumerate(removed):
+        if i in used_r:
+            continue
+        by_schema.setdefault(schemas[i], []).append(i)
+        words = tuple(r.description.split())
+        if len(words) >= KEPT_WORDS:
+            by_words.setdefault(words, []).append(i)
+    left = Counter(added_schemas[j] for j in range(len(added)) if j not in used_a)
+    narrowed: dict[str, Callable[[str], list[int]]] = {}
+    scored = []
+    for j, a in enumerate(added):
+        if j in used_a:
+            continue
+        schema = added_schemas[j]
+        same = by_schema.get(schema, [])
+        if len(same) * left[schema] > RENAME_BUDGET:
+            if schema not in narrowed:
+                narrowed[schema] = _by_name_word([removed[i] for i in same], same)
+            same = narrowed[schema](a.name)
         # One matcher per added text: it indexes its second text once (`set_seq2`), then meets each removed.
         m = difflib.SequenceMatcher(None, "", a.description, autojunk=False)
-        for i, r in enumerate(removed):
-            if removed_schemas[i] != schema:
-                if (len(words) >= KEPT_WORDS and words == removed_words[i] and _kin(r.name, a.name)
-                        and _grown(r.input_schema, a.input_schema)):
-                    scored.append((-RENAME_RATIO, i, j))  # below a match of equal schemas
-                continue
+        for i in same:
+            r = removed[i]
             m.set_seq1(r.description)
             if m.real_quick_ratio() >= RENAME_RATIO and m.quick_ratio() >= RENAME_RATIO:
                 ratio = m.ratio()
@@ -142,13 +173,42 @@ def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:
                     continue
             if _kin(r.name, a.name) and _kept_whole(r.description, a.description):
                 scored.append((-RENAME_RATIO, i, j))
-    out, used_r, used_a = [], set(), set()
+        for i in by_words.get(tuple(a.description.split()), ()):
+            r = removed[i]
+            if schemas[i] != schema and _kin(r.name, a.name) and _grown(r.input_schema, a.input_schema):
+                scored.append((-RENAME_RATIO, i, j))  # below a match of equal schemas
     for _, i, j in sorted(scored):
         if i not in used_r and j not in used_a:
             used_r.add(i)
             used_a.add(j)
             out.append((removed[i], added[j]))
     return out
+
+
+# Description comparisons among the tools of one schema before each is compared only with its name's kin.
+RENAME_BUDGET = 20_000
+
+
+def _by_name_word(tools: list[Tool], indices: list[int]) -> Callable[[str], list[int]]:
+    """name -> the indices of `tools` whose names share its rarest word (`get_7` meets `gh_get_7` on "7")."""
+    posting: dict[str, list[int]] = {}
+    for tool, i in zip(tools, indices, strict=True):
+        for word in dict.fromkeys(_name_words(tool.name)):
+            posting.setdefault(word, []).append(i)
+
+    def kin(name: str) -> list[int]:
+        found = [posting[w] for w in dict.fromkeys(_name_words(name)) if w in posting]  # in order: a tie
+        # goes to the earlier word, whatever the hash seed
+        return min(found, key=len)[:RENAME_KIN_MAX] if found else []
+
+    return kin
+
+
+RENAME_KIN_MAX = 50  # the rarest word's tools compared at most, so one schema's pairs stay linear
+
+
+def _name_words(name: str) -> list[str]:
+    return [w.lower() for w in _NAME_WORD.findall(name)]
 
 
 # The shorter description, kept whole in the longer, says enough to be the same tool at this many words.
