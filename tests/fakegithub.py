@@ -122,6 +122,7 @@ class Fault:
     times: int = 1
     headers: dict[str, str] = field(default_factory=dict)
     body: Any = None
+    after: bool = False  # the request takes effect, then the error is answered (a gateway timing out)
 
 
 @dataclass
@@ -179,8 +180,8 @@ class FakeGitHub:
             return self._new_comment(number, body, login or self.actor)
 
     def fail(self, method: str, pattern: str, status: int, times: int = 1,
-             headers: dict[str, str] | None = None, body: Any = None) -> None:
-        self.faults.append(Fault(method, pattern, status, times, headers or {}, body))
+             headers: dict[str, str] | None = None, body: Any = None, *, after: bool = False) -> None:
+        self.faults.append(Fault(method, pattern, status, times, headers or {}, body, after))
 
     def secondary_rate_limit(self, method: str, pattern: str, retry_after: int = 1, times: int = 1) -> None:
         self.fail(method, pattern, 403, times, {"Retry-After": str(retry_after)},
@@ -274,16 +275,20 @@ class FakeGitHub:
                 self.errors += [f"{method} {path}: {p}" for p in problems]
                 result: Response = (400, {}, {"message": "fake: invalid request", "errors": problems})
             else:
-                result = self._fault(method, path) or self._route(method, path, query, body)
+                fault = self._fault(method, path)
+                if fault is None or fault[1]:
+                    done = self._route(method, path, query, body)
+                result = done if fault is None else fault[0]
             self.requests.append(Recorded(method, path, query, body, result[0], operation))
             return result
 
-    def _fault(self, method: str, path: str) -> Response | None:
+    def _fault(self, method: str, path: str) -> tuple[Response, bool] | None:
+        """The fault's answer, and whether the request takes effect all the same."""
         for f in self.faults:
             if f.times and f.method == method and re.search(f.pattern, path):
                 f.times -= 1
                 body = f.body if f.body is not None else {"message": f"fault {f.status}"}
-                return f.status, dict(f.headers), body
+                return (f.status, dict(f.headers), body), f.after
         return None
 
     def _page(self, items: list[Any], path: str, query: dict[str, str]) -> Response:

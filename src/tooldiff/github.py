@@ -87,7 +87,7 @@ def finding_marker(fingerprint: str) -> str:
     return f"<!-- tooldiff:finding fp={fingerprint[:32]} -->"
 
 
-_NOT_REPEATED = re.compile(r"/pulls/\d+/(?:reviews|comments)$|/check-runs$")
+_NOT_REPEATED = re.compile(r"/pulls/\d+/(?:reviews|comments)$|/check-runs$|/issues/\d+/comments$")
 
 
 class CappedRetry(GithubRetry):
@@ -106,8 +106,9 @@ class CappedRetry(GithubRetry):
         return None if value is None else min(float(value), self.max_wait)
 
     def increment(self, method: str | None = None, url: str | None = None, *args: Any, **kwargs: Any) -> Any:
-        # A review or check run GitHub answered 5xx may exist all the same: sent again, it would appear twice
-        # (its line comments too). The 5xx is the answer; the issue comment, found by listing, is retried.
+        # A review, check run or comment GitHub answered 5xx may exist all the same: sent again, it would
+        # appear twice (a review's line comments too). The 5xx is the answer; `upsert_comment` lists the
+        # comments to learn whether to send its own again.
         response = kwargs.get("response") or (args[0] if args else None)
         status = getattr(response, "status", 0) or 0
         # A read error (a timeout after the request went out) leaves the same doubt as a 5xx.
@@ -158,12 +159,17 @@ class ReviewResult:
     already: int = 0
 
 
+# Posts of the PR comment before giving up, each after a listing showed that the last one made nothing.
+CREATE_TRIES = 3
+
+
 class Publisher:
     """Posts to one repository as `bot_login`. Never touches a comment another author wrote."""
 
     def __init__(self, client: Callable[[], Any], repository: str, *, bot_login: str, comment_id: str,
-                 log: Callable[[str], None] = print) -> None:
+                 log: Callable[[str], None] = print, retry_wait: float = 1.0) -> None:
         self._client = client
+        self.retry_wait = retry_wait  # seconds before the second post of a comment; doubled for the third
         self.repository = repository
         self.bot_login = bot_login
         self.marker = comment_marker(comment_id)
@@ -225,22 +231,40 @@ class Publisher:
             return CommentResult("updated", keep.html_url, removed)
         if not allow_create:
             return CommentResult("skipped", None, removed)
-        try:
-            mine = self.repo.get_issue(number).create_comment(body)
-        except GithubException as exc:
-            raise _error("creating the comment", exc) from exc
+        mine, now = self._create(number, body)
         # A run racing us may have created its own copy meanwhile: everyone keeps the oldest one.
-        now = self._ours(number)
-        if len(now) > 1:
+        if len(now) > 1 or (now and mine is None):
             keep = now[0]
-            if keep.id != mine.id:
+            if keep.body != body:
                 try:
                     keep.edit(body)
                 except GithubException as exc:
                     raise _error("editing the comment", exc) from exc
             removed += self._delete(now[1:])
             return CommentResult("created", keep.html_url, removed)
-        return CommentResult("created", mine.html_url, removed)
+        return CommentResult("created", mine.html_url if mine is not None else None, removed)
+
+    def _create(self, number: int, body: str) -> tuple[Any | None, list[Any]]:
+        """Post the comment; then our comments as listed. Without an answer, or with a 5xx, GitHub may have
+        made it all the same: only when the listing does not show it is it sent again (`CREATE_TRIES`)."""
+        tries = 0
+        while True:
+            try:
+                mine = self.repo.get_issue(number).create_comment(body)
+            except (GithubException, OSError) as exc:
+                tries += 1
+                if isinstance(exc, GithubException) and (exc.status or 0) < 500:
+                    raise _error("creating the comment", exc) from exc
+                now = self._ours(number)
+                if now:
+                    return None, now
+                if tries == CREATE_TRIES:
+                    if isinstance(exc, GithubException):
+                        raise _error("creating the comment", exc) from exc
+                    raise
+                time.sleep(self.retry_wait * 2 ** (tries - 1))
+                continue
+            return mine, self._ours(number)
 
     # -- inline review comments ----------------------------------------------------------------------
     @_answered("listing the PR files")

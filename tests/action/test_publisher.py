@@ -36,7 +36,8 @@ def fake(shared_dir: Path) -> Iterator[FakeGitHub]:
 def publisher(fake: FakeGitHub, logs: list[str] | None = None, comment_id: str = "default") -> Publisher:
     client = make_client(fake.base, TOKEN, retries=3, backoff=0, secondary_wait=0, max_wait=2)
     sink = logs if logs is not None else []
-    return Publisher(client, fake.repository, bot_login=BOT, comment_id=comment_id, log=sink.append)
+    return Publisher(client, fake.repository, bot_login=BOT, comment_id=comment_id, log=sink.append,
+                     retry_wait=0)
 
 
 def test_nothing_is_sent_before_it_is_needed(fake: FakeGitHub) -> None:
@@ -179,6 +180,29 @@ def test_5xx_that_goes_away_is_retried(fake: FakeGitHub) -> None:
     fake.fail("POST", r"/issues/7/comments$", 503, times=1)
     assert publisher(fake).upsert_comment(7, "verdict").action == "created"
     assert len(fake.bot_comments(7)) == 1
+
+
+@pytest.mark.parametrize("times", [1, 100])
+def test_a_comment_made_before_github_answered_5xx_is_posted_once(fake: FakeGitHub, times: int) -> None:
+    """GitHub can make the comment and answer 502 all the same (a gateway timing out): sent again, it made a
+    copy per retry, five verdicts on the PR. The listing says whether it is there."""
+    fake.fail("POST", r"/issues/7/comments$", 502, times=times, after=True)
+    result = publisher(fake).upsert_comment(7, "verdict")
+    assert result.action == "created"
+    [comment] = fake.bot_comments(7)
+    assert comment["body"].endswith("verdict") and result.url == comment["html_url"]
+    assert len(fake.calls("POST", "issues/create-comment")) == 1
+
+
+def test_a_comment_github_did_not_make_is_sent_again(fake: FakeGitHub) -> None:
+    fake.fail("POST", r"/issues/7/comments$", 502, times=2)
+    assert publisher(fake).upsert_comment(7, "verdict").action == "created"
+    assert len(fake.bot_comments(7)) == 1 and len(fake.calls("POST", "issues/create-comment")) == 3
+    fake.fail("POST", r"/issues/8/comments$", 502, times=100)
+    fake.add_pull(8, "c" * 40, "d" * 40, {"tools/a.json": PATCH})
+    with pytest.raises(GitHubError) as err:
+        publisher(fake).upsert_comment(8, "verdict")
+    assert err.value.status == 502 and fake.bot_comments(8) == []
 
 
 def test_5xx_that_stays_fails_after_bounded_retries(fake: FakeGitHub) -> None:
