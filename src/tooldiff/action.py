@@ -85,8 +85,31 @@ def _outputs(settings: Settings, plan: Plan) -> Outputs:
     place of the last verdict, as any run that cannot finish is."""
     json_name = settings.json_file or ("tooldiff-report.json" if plan.kind == "audit" else None)
     sarif_name = settings.sarif_file or ("tooldiff.sarif" if plan.kind == "audit" else None)
-    return tuple((name or "", fmt, _inside(settings.workspace, name) if name else None)
-                 for name, fmt in ((json_name, "json"), (sarif_name, "sarif")))
+    root = settings.workspace.resolve()
+    out: list[tuple[str, str, Path | None]] = []
+    for name, fmt in ((json_name, "json"), (sarif_name, "sarif")):
+        path = _inside(settings.workspace, name) if name else None
+        if name and path is not None:
+            _writable(name, fmt, path)
+            # The `sarif` and `report-json` outputs: a path a later step can open, as in the workspace.
+            name = path.relative_to(root).as_posix()
+        out.append((name or "", fmt, path))
+    (json_shown, _, json_path), (_, _, sarif_path) = out
+    if json_path is not None and json_path == sarif_path:
+        raise SettingsError(f"json-file and sarif-file both name {json_shown!r}: give each report its own "
+                            "file")
+    return tuple(out)
+
+
+def _writable(name: str, fmt: str, path: Path) -> None:
+    """A report file must not take the place of a folder, nor of a tool file the run reads."""
+    from tooldiff.parsers import parse_bytes
+
+    if path.is_dir():
+        raise SettingsError(f"{name!r} is a folder: name a file for the {fmt.upper()} report")
+    if path.is_file() and not path.is_symlink() and parse_bytes(name, path.read_bytes()).tools:
+        raise SettingsError(f"{name!r} holds tool definitions, which the {fmt.upper()} report would "
+                            "overwrite: name another file")
 
 
 def _write_files(outputs: Outputs, report: Report, ctx: Any) -> tuple[str, str]:

@@ -461,3 +461,37 @@ def test_an_output_path_through_a_linked_folder_replaces_the_verdict(
     [now] = fake.bot_comments(2)
     assert now["id"] == first["id"] and "could not analyse" in now["body"] and "symbolic link" in now["body"]
     assert not (pr.repo / ".git" / "report.json").exists()
+
+
+@pytest.mark.parametrize(("inputs", "said"), [
+    ({"sarif_file": "agent"}, "agent&#39; is a folder"),
+    ({"json_file": "x.out", "sarif_file": "x.out"}, "both name &#39;x.out"),
+    ({"json_file": "agent/tools.json"}, "agent/tools.json&#39; holds tool definitions"),
+])
+def test_an_output_path_that_cannot_hold_the_report_is_refused_before_analysis(
+        fake: FakeGitHub, tmp_path: Path, inputs: dict[str, str], said: str) -> None:
+    """A folder crashed the run after the analysis (the last push's verdict stayed); one file named for both
+    reports kept only the SARIF; a tool file named as the output was overwritten with the report."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"agent/tools.json": helpdesk("head")})
+    assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head) == 1
+    [first] = [dict(c) for c in fake.bot_comments(2)]
+    pr.push({"agent/tools.json": helpdesk("base")})
+    tools = (pr.repo / "agent" / "tools.json").read_bytes()
+    assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, **inputs) == 2
+    [now] = fake.bot_comments(2)
+    assert now["id"] == first["id"] and "could not analyse" in now["body"] and said in now["body"]
+    assert (pr.repo / "agent" / "tools.json").read_bytes() == tools and not (pr.repo / "x.out").exists()
+
+
+def test_the_report_outputs_are_workspace_paths(fake: FakeGitHub, tmp_path: Path) -> None:
+    """An absolute path inside the workspace (in the container, /github/workspace/...) is given to later
+    steps as the workspace path, which they can open on the runner too."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, comment="off",
+        sarif_file=str(pr.repo / "out" / "tooldiff.sarif"), json_file="./out/../report.json", fail_on="never")
+    lines = (tmp_path / "files" / "output").read_text().splitlines()
+    outputs = {lines[i].split("<<")[0]: lines[i + 1] for i in range(0, len(lines), 3)}
+    assert (outputs["sarif"], outputs["report-json"]) == ("out/tooldiff.sarif", "report.json")
+    assert (pr.repo / "out" / "tooldiff.sarif").is_file() and (pr.repo / "report.json").is_file()
