@@ -8,13 +8,18 @@ the head is read from git objects only and both refs use the base's config.
 from __future__ import annotations
 
 import dataclasses
+import posixpath
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from tooldiff.config import Selection
 from tooldiff.eventplan import Plan
 from tooldiff.model import Report, code_label
 from tooldiff.settings import Settings, SettingsError
+
+if TYPE_CHECKING:
+    from tooldiff.sources import FileSource
 
 COMMANDS_REFUSED = ("Configured `command:` sources were not run: the action reads code-defined tools from "
                     "the `base-tools`/`head-tools` files that earlier steps wrote.")
@@ -89,10 +94,26 @@ def _diff(settings: Settings, plan: Plan) -> Report:
     return report
 
 
+def _all_there(source: FileSource, paths: Sequence[str]) -> None:
+    """A `paths` entry that names nothing is a typo, said as one (exit 2), as a diff says it: as a finding
+    it would put a code-scanning alert on a file that does not exist."""
+    from tooldiff.sources import PathsError
+
+    if not paths:
+        return
+    listed = source.list_files()
+    files = set(listed)
+    for shown in paths:
+        path = posixpath.normpath(shown.replace("\\", "/")).strip("/")
+        if path in (".", "") or path in files or any(f.startswith(path + "/") for f in listed):
+            continue
+        raise PathsError(f"{shown}: no such file or folder in the checkout")
+
+
 def _audit(settings: Settings, plan: Plan) -> Report:
     from tooldiff.check import find_config, run_check
     from tooldiff.gitread import GitError, GitRepo, GitSource
-    from tooldiff.sources import FileSource, OneFile, WorktreeSource
+    from tooldiff.sources import OneFile, WorktreeSource
 
     source: FileSource = WorktreeSource(settings.workspace)
     trusted: FileSource | None = None  # where the config and baseline come from, if not `source`
@@ -108,6 +129,7 @@ def _audit(settings: Settings, plan: Plan) -> Report:
         if not plan.trusted_head:
             raise SettingsError("the base commit of this pull_request_target run cannot be read, so an "
                                 "audit would have to use the PR's own config") from None
+    _all_there(source, settings.paths)
     config = _selection(settings).apply(find_config(trusted or source, settings.config))
     if settings.targets and hasattr(config, "targets"):
         config = dataclasses.replace(config, targets=tuple(settings.targets))

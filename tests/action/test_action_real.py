@@ -65,6 +65,19 @@ def test_workflow_dispatch_audit_writes_sarif(fake: FakeGitHub, tmp_path: Path) 
     assert (pr.repo / "tooldiff-report.json").is_file() and fake.requests == []
 
 
+def test_an_audit_of_a_path_that_is_not_there_is_an_input_error(
+        fake: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`paths: agnet` made a parse-error finding on `agnet:1`, and a code-scanning alert on a file that does
+    not exist; a diff already said "no such file or folder" and exited 2."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"agent/tools.json": helpdesk("head")})
+    code = run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head, paths="agnet")
+    assert code == 2 and "agnet: no such file or folder" in capsys.readouterr().out
+    assert not (pr.repo / "tooldiff.sarif").exists()
+    assert run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head,
+               paths="./agent/, agent/tools.json", fail_on="never") == 0
+
+
 def test_select_and_ignore_inputs_choose_the_rules(fake: FakeGitHub, tmp_path: Path) -> None:
     pr = PullRequest(tmp_path, fake)
     pr.push({"tools.json": helpdesk("head")})
