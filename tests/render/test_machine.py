@@ -203,3 +203,15 @@ def test_a_pair_finding_points_at_the_other_tool_too() -> None:
     assert other["physicalLocation"]["artifactLocation"]["uri"] == "tools/helpdesk.json"
     assert other["physicalLocation"]["region"]["startLine"] != pair["locations"][0]["physicalLocation"][
         "region"]["startLine"]
+
+
+def test_a_code_defined_tool_is_annotated_without_a_file() -> None:
+    """Tools a command or a dump file gave have no file in the repository: `file=$(make tools)` would point
+    the runner at a file that does not exist. The label goes into the message instead."""
+    label = "$(head-tools head-tools.json)"
+    f = reports.finding("missing-description", "warning", ("lookup",), "lookup has no description.",
+                        file=label, toolset=label, line=3)
+    got = annotations.annotation(f)
+    assert got.startswith("::warning title=tooldiff missing-description (lookup)::")
+    assert "file=" not in got and "line=" not in got
+    assert got.endswith(f"::{label}: lookup has no description.")

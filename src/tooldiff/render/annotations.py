@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from tooldiff.model import Finding, Report
+from tooldiff.model import Finding, Report, is_code_label
 from tooldiff.render.context import RenderContext
 from tooldiff.render.escape import visible
 from tooldiff.render.view import ordered
@@ -33,14 +33,16 @@ def escape_property(text: str) -> str:
 
 def annotation(f: Finding) -> str:
     props = []
-    if f.file:
+    # Tools a command or a dump gave (`$(make tools)`) are in no file of the repository: say where instead.
+    in_code = is_code_label(f.file)
+    if f.file and not in_code:
         props.append(f"file={escape_property(f.file)}")
         if f.line > 0:
             props.append(f"line={f.line}")
     tools = ", ".join(f.tools[:2])
     title = f"tooldiff {f.code}" + (f" ({tools})" if tools else "")
     props.append(f"title={escape_property(title[:200])}")
-    message = f.message + (f"\nFix: {f.fix}" if f.fix else "")
+    message = (f"{f.file}: " if in_code else "") + f.message + (f"\nFix: {f.fix}" if f.fix else "")
     return f"::{COMMANDS.get(f.severity, 'warning')} {','.join(props)}::{escape_data(message[:4000])}"
 
 
