@@ -554,6 +554,23 @@ def test_json_labels_claude_ctok_as_unofficial(capsys: pytest.CaptureFixture[str
     assert set(doc["token_method_notes"]) <= set(doc["token_methods"])
 
 
+def test_describe_keeps_apart_two_same_named_tools_of_one_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Two definitions of `dup` in one file: only the heavy one is heavy; each row has its own findings."""
+    schema = {"type": "object", "properties": {"q": {"type": "string", "description": "The query."}},
+              "additionalProperties": False}
+    heavy = {"name": "dup", "description": "Look up a record by its query. " * 90, "input_schema": schema}
+    light = {"name": "dup", "description": "Look up a record by its query.", "input_schema": schema}
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps([heavy, light], indent=1), encoding="utf-8")
+    _, out, _ = run(capsys, "describe", "--format", "json", str(path))
+    first, second = json.loads(out)["tools"]
+    assert first["tokens"] > second["tokens"]
+    assert {"heavy-definition", "oversized-description"} <= {i["code"] for i in first["issues"]}
+    assert not {"heavy-definition", "oversized-description"} & {i["code"] for i in second["issues"]}
+
+
 def test_describe_json_is_seed_002s_report(capsys: pytest.CaptureFixture[str]) -> None:
     """Seed 002's describe(): name, tokens, descriptionChars, schemaHash, targets, issues [{code, severity,
     targets, path, message}], ok (false when any issue is an error); describeAll's tokens and issueCount."""

@@ -27,10 +27,14 @@ def _cut(cell: str) -> str:
 
 class _Grouped:
     """A report's findings by tool row: one on a tool belongs to that tool's row (two same-named tools in a
-    toolset are two rows, told apart by file), a pair finding to both tools' rows, once each; a toolset's own
-    (too many tools, a token budget) to no row. Parse errors are left to the caller."""
+    toolset are two rows, told apart by file, and in one file by their lines), a pair finding to both tools'
+    rows, once each; a toolset's own (too many tools, a token budget) to no row. Parse errors are left to
+    the caller."""
 
     def __init__(self, report: Report) -> None:
+        rows = Counter((t.toolset, t.name, t.file) for t in report.tools)
+        # Two same-named tools of one file: each takes the findings inside its own lines.
+        self.twins = {key for key, n in rows.items() if n > 1}
         self.own: dict[tuple[str, str, str], list[Finding]] = defaultdict(list)
         self.shared: dict[tuple[str, str], list[Finding]] = defaultdict(list)
         self.of_toolsets: list[Finding] = []
@@ -46,7 +50,11 @@ class _Grouped:
                     self.shared[(f.toolset, name)].append(f)
 
     def of(self, t: ToolReport) -> list[Finding]:
-        return self.own.get((t.toolset, t.name, t.file), []) + self.shared.get((t.toolset, t.name), [])
+        key = (t.toolset, t.name, t.file)
+        own = self.own.get(key, [])
+        if key in self.twins:
+            own = [f for f in own if t.line <= f.line <= max(t.line, t.end_line)]
+        return own + self.shared.get((t.toolset, t.name), [])
 
 
 def render_describe(report: Report, paths_from: PathsFrom = AT_ROOT) -> str:
