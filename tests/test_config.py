@@ -80,13 +80,34 @@ def test_bad_yaml_and_duplicate_keys() -> None:
     assert exc.line == 4 and exc.key == "budgets.tool_tokens"
 
 
+def test_a_config_is_one_yaml_document() -> None:
+    """A second document was dropped without a word, and an empty first one hid the one that followed."""
+    exc = error("fail_on: warning\n---\nfail_on: never\n")
+    assert exc.line == 3 and "one YAML document" in exc.message
+    assert load_config(".tooldiff.yml", "---\n---\nfail_on: warning\n").fail_on == "warning"
+    assert load_config(".tooldiff.yml", "---\nfail_on: warning\n---\n").fail_on == "warning"
+
+
+def test_a_number_that_is_not_finite_is_refused() -> None:
+    """`.nan` passed the schema's bounds (every comparison with NaN is false); estimates were divided by 1."""
+    for text in ("chars_per_token: .nan\n", "chars_per_token: .inf\n",
+                 "rules:\n  heavy-definition:\n    options:\n      chars_per_token: .nan\n"):
+        exc = error(text)
+        assert "chars_per_token" in exc.key and "finite" in exc.message, text
+
+
+def test_rule_option_errors_are_written_as_in_yaml() -> None:
+    exc = error("rules:\n  token-budget:\n    options:\n      budget: yes\n")
+    assert exc.message.startswith("true is not of type"), exc.message
+
+
 def test_values_in_messages_are_written_as_in_yaml() -> None:
     """A YAML user wrote null, yes or "abc": the message shows those, not Python's None, True or 'abc'."""
     assert error("budgets:\n  tool_tokens: null\n").message == "null is not of type 'integer'"
     assert error("budgets:\n  tool_tokens: yes\n").message == "true is not of type 'integer'"
     assert error("budgets:\n  tool_tokens: abc\n").message == "\"abc\" is not of type 'integer'"
     assert error("budgets:\n  tool_tokens: café\n").message == "\"café\" is not of type 'integer'"
-    assert error("budgets:\n  tool_tokens: .inf\n").message == ".inf is not of type 'integer'"
+    assert error("budgets:\n  tool_tokens: .inf\n").message == ".inf is not a finite number"
     # lists and choices as YAML and JSON write them, not as Python's ['paths'] and ['error', ...]
     assert error("budgets: [paths]\n").message == '["paths"] is not of type \'object\''
     assert error("fail_on: errors\n").message.startswith('"errors" is not one of "error", "warning"')

@@ -23,7 +23,7 @@ def error(text: str) -> ConfigError:
     ("text", "line", "key", "says"),
     [
         ('rules:\n  heavy-definition:\n    options: {budget: "x"}\n', 3,
-         "rules.heavy-definition.options.budget", "'x' is not of type"),
+         "rules.heavy-definition.options.budget", '"x" is not of type'),
         ("rules:\n  heavy-definition:\n    options:\n      budget: 0\n", 4,
          "rules.heavy-definition.options.budget", "less than the minimum"),
         ("rules:\n  oversized-description: {options: {tool_max_chars: [1]}}\n", 2,

@@ -183,16 +183,24 @@ def load_config(path: str, text: str) -> Config:
         raise ConfigError(path, exc.line, "", exc.message) from None
     except DocumentErrors as exc:  # a later YAML document is broken: a config is one document anyway
         raise ConfigError(path, exc.errors[0].line, "", exc.errors[0].message) from None
-    if not docs or docs[0].value is None:
+    said = [d for d in docs if d.value is not None]  # a `---` with nothing after it says nothing
+    if len(said) > 1:
+        second = said[1].node
+        line = second.start_mark.line + 1 if second is not None else 1
+        raise ConfigError(path, line, "", "a config is one YAML document, and another starts here (after "
+                                          "`---`): merge the two, or delete one")
+    if not said:
         return Config(file=path)
-    data, node = docs[0].value, docs[0].node
+    doc = said[0]
+    data, node = doc.value, doc.node
     assert node is not None
-    if docs[0].repeated:  # tool files are analysed as loaded; a config must say one thing
-        where, key, _ = docs[0].repeated[0]
+    if doc.repeated:  # tool files are analysed as loaded; a config must say one thing
+        where, key, _ = doc.repeated[0]
         _, key_node = yaml_node(node, (*where, key))
         line = key_node.start_mark.line + 1 if key_node is not None else 1
         raise ConfigError(path, line, ".".join((*where, key)), f"duplicate key {key!r} in YAML mapping")
     data = _snake_keys(data, node)
+    _check_finite(path, node, data)
     errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(data), key=_error_order)
     if errors:
         raise _config_error(path, node, errors[0])
@@ -376,6 +384,16 @@ def _check_codes(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
             raise ConfigError(path, _line(node, where), ".".join(where), message)
 
 
+def _check_finite(path: str, node: yaml.Node, data: Any, where: tuple[str, ...] = ()) -> None:
+    """YAML's .nan and .inf pass every bound of the schema (each comparison with NaN is false)."""
+    if isinstance(data, float) and not math.isfinite(data):
+        at = list(where)
+        raise ConfigError(path, _line(node, at), ".".join(at), f"{_as_yaml(data)} is not a finite number")
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        _check_finite(path, node, value, (*where, str(key)))
+
+
 def _check_options(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
     """Each rule option against the rule's `OPTION_SCHEMAS`: a bad value would otherwise crash the rule."""
     for code, value in data.get("rules", {}).items():
@@ -394,7 +412,7 @@ def _check_options(path: str, node: yaml.Node, data: Mapping[str, Any]) -> None:
             errors = jsonschema.Draft202012Validator(declared[name]).iter_errors(option)
             bad = jsonschema.exceptions.best_match(errors)
             if bad is not None:
-                raise ConfigError(path, _line(node, at), ".".join(at), bad.message)
+                raise ConfigError(path, _line(node, at), ".".join(at), _as_written(bad))
 
 
 def known_targets() -> frozenset[str]:
