@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tooldiff.lexicon import lexicon
 from tooldiff.model import Tool
-from tooldiff.terms import CAMEL_BOUNDARY, split_identifier
+from tooldiff.terms import CAMEL_BOUNDARY, normalise, split_identifier
 
 LEVELS = ("read", "write", "external", "destructive")
 DANGEROUS = frozenset({"external", "destructive"})
@@ -147,12 +148,27 @@ _READ_VERBS = frozenset([
 _JOINED = frozenset(["and", "or", "then", "in", "out", "off"])
 
 
-def read_lead(name: str) -> str | None:
-    """The read verb that leads the name, when nothing in the name says it does more."""
+def read_lead(name: str, description: str = "") -> str | None:
+    """The read verb that leads the name, when nothing in the name says it does more. A namespace word may
+    come first (`github_list_alerts`) where the description opens with that verb ("List the alerts"), and
+    the word is no verb of its own (`notify_list_members` notifies; `todo.list_action` manages a list)."""
     words = split_identifier(name)
+    if (len(words) > 2 and words[0] not in _READ_VERBS and words[1] in _READ_VERBS
+            and _opens_with(description, words[1])
+            and normalise(words[0]) not in lexicon().action_classes):
+        words = words[1:]
     if not words or words[0] not in _READ_VERBS or not _JOINED.isdisjoint(words[1:]):
         return None
     return words[0]
+
+
+_FIRST_WORD = re.compile(r"\s*([A-Za-z]+)")
+
+
+def _opens_with(description: str, verb: str) -> bool:
+    """"Lists the alerts", "Search the code": the description's first word is `verb`, in any person."""
+    m = _FIRST_WORD.match(description)
+    return m is not None and m.group(1).lower() in (verb, verb + "s", verb + "es")
 
 
 def assess(tool: Tool, tool_settings: Mapping[str, Mapping[str, Any]] | None = None) -> Blast:
@@ -162,7 +178,7 @@ def assess(tool: Tool, tool_settings: Mapping[str, Mapping[str, Any]] | None = N
     from_ann = _from_annotations(tool.annotations)
     if from_ann is not None and from_ann.detail not in _FLOORS:
         return from_ann
-    if from_ann is None and (lead := read_lead(tool.name)) is not None:
+    if from_ann is None and (lead := read_lead(tool.name, tool.description or "")) is not None:
         return Blast("read", "lexicon", f"the name leads with `{lead}`")
     text = _own_effect_text(tool)
     kept_safe = from_ann is not None and (tool.annotations or {}).get("destructiveHint") is False

@@ -179,6 +179,29 @@ def test_configured_blast_makes_a_twin_where_wording_cannot() -> None:
     assert got.pairs[("reboot_service", "restart_service")][0] == "blast-radius-twin"
 
 
+@pytest.mark.parametrize(("name", "annotations"), [
+    ("github_list_code_scanning_alerts", None),  # a namespace word before the read verb
+    ("alerts_by_severity", {"readOnlyHint": True}),  # the author says it reads
+])
+def test_a_read_tool_behind_a_prefix_or_its_annotation_is_no_escalation(
+        name: str, annotations: dict[str, Any] | None) -> None:
+    """Putting `github_` before every tool name made `list_code_scanning_alerts(severity: critical)` page
+    someone; `readOnlyHint: true` was not read at all."""
+    record: dict[str, Any] = {
+        "name": name,
+        "description": "List code scanning alerts in a GitHub repository.",
+        "input_schema": {"type": "object", "properties": {
+            "severity": {"type": "string", "enum": ["critical", "high", "medium", "low"]}}},
+    }
+    if annotations:
+        record["annotations"] = annotations
+    assert not list(get("escalation-flag").check(make_tool(record), CTX))
+    # a verb leading the name is the tool's action, whatever follows: `notify_list_members` notifies
+    paging = make_tool({**record, "name": "notify_list_members", "annotations": None,
+                        "description": "Notify the members of a mailing list; critical ones page them."})
+    assert list(get("escalation-flag").check(paging, CTX))
+
+
 @pytest.mark.parametrize(
     ("prop", "fires"),
     [

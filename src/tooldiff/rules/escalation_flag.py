@@ -6,7 +6,9 @@ An argument such as `create_ticket(page_oncall: true)`, `notify_all`, `force`, `
 an everyday call into one that wakes a person, reaches everyone, skips a check or destroys state. A boolean
 counts when its name or description says so; an enum counts when it offers a top severity (P0, P1, SEV1,
 critical) and the tool or the argument says that it pages or notifies. A tool whose name is led by a read
-verb (`list_alerts(severity: critical)`) reads: its arguments filter what it reads, and none is reported.
+verb (`list_alerts(severity: critical)`, or `github_list_alerts` whose description opens "List"), or that its
+author marks read-only (`readOnlyHint: true`, or `blast: read` in the config), reads: its arguments filter
+what it reads, and none is reported.
 Nor is a `force` that only makes the tool redo its work (`force_rebuild`, `forceRefresh`, "Force re-index
 all docs even if unchanged"): it overwrites nothing.
 
@@ -34,7 +36,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from tooldiff.blast import read_lead
+from tooldiff.blast import assess, read_lead
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context
 from tooldiff.terms import CAMEL_BOUNDARY
@@ -142,12 +144,21 @@ def _why(name: str, prop: dict[str, Any], tool_text: str) -> str | None:
     return None
 
 
+def _said_to_read(tool: Tool, ctx: Context) -> bool:
+    """The author says the tool reads: `readOnlyHint: true`, or `blast: read` in the config."""
+    if not tool.annotations and tool.name not in ctx.tool_settings:
+        return False
+    found = assess(tool, ctx.tool_settings)
+    return found.level == "read" and found.evidence in ("annotations", "config")
+
+
 def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
     schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
     props = schema.get("properties")
-    if not isinstance(props, dict) or read_lead(tool.name):
+    if not isinstance(props, dict) or read_lead(tool.name, tool.description or ""):
         return  # a read (`list_alerts(severity: critical)`): its arguments filter what it reads
     text = f"{tool.name.replace('_', ' ')} {tool.description or ''}"
+    reads: bool | None = None  # asked only once a property would be reported: most tools have none
     for name, prop in props.items():
         if not isinstance(prop, dict) or not isinstance(name, str):
             continue
@@ -156,6 +167,10 @@ def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
         why = _why(name, prop, text)
         if why is None:
             continue
+        if reads is None:
+            reads = _said_to_read(tool, ctx)
+        if reads:
+            return
         yield Problem(
             message=(
                 f"{why} switches {tool.name} into a higher blast radius: the only guard is the sentence "
