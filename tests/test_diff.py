@@ -301,3 +301,24 @@ def test_identical_tools_renamed_pair_in_order() -> None:
     """Two tools alike in all but name, both renamed: the first old one is the first new one."""
     got = diff_tools([t("a_one"), t("a_two")], [t("b_one"), t("b_two")])
     assert sorted((c.previous_name, c.name) for c in got) == [("a_one", "b_one"), ("a_two", "b_two")]
+
+
+def test_a_move_under_a_new_name_needs_the_very_same_tool() -> None:
+    text = "Create a support ticket for the customer."
+    base = [ts("a.json", t("create_ticket", text, file="a.json"), t("fetch", file="a.json")),
+            ts("b.json", t("index", file="b.json"))]
+    head = [ts("a.json", t("fetch", file="a.json")),
+            ts("b.json", t("index", file="b.json"), t("open_ticket", text, file="b.json"))]
+    tree = diff_toolsets(base, head, {})
+    assert tree.moved_renames() == {("a.json", "create_ticket"): ("b.json", "open_ticket")}
+    assert tree.move_map() == {("a.json", "create_ticket"): "b.json"}
+    assert tree.name_map() == {("a.json", "create_ticket"): "open_ticket"}
+    # another text, a short one, or two alike in the head: no move
+    for other in ([t("open_ticket", text + " Then page someone.", file="b.json")],
+                  [t("open_ticket", text, {"type": "object"}, file="b.json")],
+                  [t("open_ticket", text, file="b.json"), t("new_ticket", text, file="b.json")]):
+        head = [ts("a.json", t("fetch", file="a.json")), ts("b.json", t("index", file="b.json"), *other)]
+        assert diff_toolsets(base, head, {}).moved_renames() == {}, other
+    short = [ts("a.json", t("ping", "Ping.", file="a.json")), ts("b.json", t("index", file="b.json"))]
+    head = [ts("a.json"), ts("b.json", t("index", file="b.json"), t("health", "Ping.", file="b.json"))]
+    assert diff_toolsets(short, head, {}).moved_renames() == {}

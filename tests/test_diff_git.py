@@ -763,3 +763,43 @@ def test_a_resolved_finding_says_resolved(tmp_path: Path) -> None:
                          "report.schema.json").read_text())
     jsonschema.Draft202012Validator(schema).validate(data)
     assert {f["status"] for f in data["resolved"]} == {"resolved"}
+
+
+def test_a_tool_moved_and_renamed_keeps_its_findings(tmp_path: Path) -> None:
+    """create_ticket moves from tickets.json to users.json as open_ticket, word for word the same tool: its
+    error was new (and its old one resolved), so the required check failed on an error it already had."""
+    ticket = {"type": "function", "function": {
+        "name": "create_ticket", "strict": True,
+        "description": "Create a support ticket for the customer with a title and a body.",
+        "parameters": {"type": "object", "additionalProperties": False, "required": ["title"],
+                       "properties": {"title": {"type": "string"}, "body": {"type": "string"}}}}}
+    user = {"type": "function", "function": {
+        "name": "get_user", "strict": True, "description": "Get one user by their id.",
+        "parameters": {"type": "object", "additionalProperties": False, "required": ["id"],
+                       "properties": {"id": {"type": "string"}}}}}
+    note = {"type": "function", "function": {
+        "name": "add_note", "strict": True, "description": "Add a private note to a ticket.",
+        "parameters": {"type": "object", "additionalProperties": False, "required": ["text"],
+                       "properties": {"text": {"type": "string"}}}}}
+    root = init(tmp_path / "repo")
+    commit(root, {"tools/tickets.json": [ticket, note], "tools/users.json": [user]})
+    git(root, "checkout", "-q", "-b", "pr")
+    renamed = {"type": "function", "function": {**ticket["function"], "name": "open_ticket"}}
+    commit(root, {"tools/tickets.json": [note], "tools/users.json": [user, renamed]}, "move and rename")
+    report = run_diff(root, "main", "pr", token_methods=("estimate",))
+    errors = [f for f in report.findings if f.code == "optional-not-required"]
+    assert [(f.tools, f.status) for f in errors] == [(("open_ticket",), "existing")]
+    assert not [f for f in report.resolved if f.code == "optional-not-required"]
+    rows = {(t.name, t.change, t.moved, t.previous_name) for t in report.tools}
+    assert rows == {("open_ticket", "added", "tools/tickets.json", "create_ticket"),
+                    ("create_ticket", "removed", "tools/users.json", None)}
+    from tooldiff.render import RenderContext, markdown
+
+    comment = markdown.render(report, RenderContext())
+    assert "moved from tools/tickets.json, renamed from create\\_ticket" in comment
+    import jsonschema
+
+    from tooldiff.render import jsonout
+
+    schema = json.loads((Path(jsonout.__file__).parents[1] / "data" / "report.schema.json").read_text())
+    jsonschema.validate(json.loads(jsonout.render(report, RenderContext())), schema)

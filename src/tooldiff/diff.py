@@ -54,7 +54,8 @@ class TreeDiff:
 
     def name_map(self) -> dict[tuple[str, str], str]:
         """(base toolset id, base tool name) -> head tool name, for renamed tools whose old name no other
-        tool of the toolset still has (findings keyed by that name may be the namesake's)."""
+        tool of the toolset still has (findings keyed by that name may be the namesake's), and for tools
+        moved to another toolset under a new name (`moved_renames`)."""
         out = {}
         for d in self.toolsets:
             if d.base_id is None:
@@ -63,16 +64,16 @@ class TreeDiff:
             for c in d.tools:
                 if c.change == "renamed" and c.previous_name is not None and c.previous_name not in kept:
                     out[(d.base_id, c.previous_name)] = c.name
+        out.update({key: name for key, (_, name) in self.moved_renames().items()})
         return out
 
-    def move_map(self) -> dict[tuple[str, str], str]:
-        """(base toolset id, tool name) -> head toolset id, for a tool that left one toolset and joined
-        another under its name (a file split, or tools moved between files): the only one of that name to
-        leave and to join, with no namesake staying behind or waiting there, and the same tool (its
-        description or its schema unchanged). Its findings move with it."""
+    def _leaving(self) -> tuple[dict[str, list[tuple[str, Tool]]], dict[str, list[tuple[str, Tool]]],
+                                set[tuple[str, str]]]:
+        """Removed tools by name (with their base toolset), added ones (with their head toolset), and the
+        (toolset, name) of every tool neither removed nor added."""
         left: dict[str, list[tuple[str, Tool]]] = {}
         joined: dict[str, list[tuple[str, Tool]]] = {}
-        stays: set[tuple[str, str]] = set()  # (toolset, name) of tools neither removed nor added
+        stays: set[tuple[str, str]] = set()
         for d in self.toolsets:
             for c in d.tools:
                 if c.change == "removed" and d.base_id is not None and c.base is not None:
@@ -81,6 +82,15 @@ class TreeDiff:
                     joined.setdefault(c.name, []).append((d.id, c.head))
                 else:
                     stays.update({(d.id, c.name), (d.base_id or d.id, c.name)})
+        return left, joined, stays
+
+    def move_map(self) -> dict[tuple[str, str], str]:
+        """(base toolset id, tool name) -> head toolset id, for a tool that left one toolset and joined
+        another under its name (a file split, or tools moved between files): the only one of that name to
+        leave and to join, with no namesake staying behind or waiting there, and the same tool (its
+        description or its schema unchanged). Its findings move with it. Tools that moved under a new name
+        (`moved_renames`) are in it too, under their old name."""
+        left, joined, stays = self._leaving()
         out: dict[tuple[str, str], str] = {}
         for name, gone in left.items():
             came = joined.get(name, [])
@@ -92,6 +102,47 @@ class TreeDiff:
             if old.description.split() == new.description.split() or (
                     canonical(old.input_schema) == canonical(new.input_schema)):
                 out[(src, name)] = dst
+        out.update({key: ts for key, (ts, _) in self._moved_renames(left, joined, stays, out).items()})
+        return out
+
+    def moved_renames(self) -> dict[tuple[str, str], tuple[str, str]]:
+        """(base toolset id, old name) -> (head toolset id, new name), for a tool that left one toolset and
+        joined another under a new name, word for word the same tool otherwise: its description (of
+        `KEPT_WORDS` words or more) and its schema equal, the only tool removed and the only one added with
+        that description and schema, and neither name still held by a tool that stays."""
+        left, joined, stays = self._leaving()
+        same_name = {(src, name) for name, gone in left.items() for src, _ in gone
+                     if len(gone) == 1 and len(joined.get(name, [])) == 1}
+        return self._moved_renames(left, joined, stays, same_name)
+
+    @staticmethod
+    def _moved_renames(
+        left: Mapping[str, list[tuple[str, Tool]]], joined: Mapping[str, list[tuple[str, Tool]]],
+        stays: set[tuple[str, str]], taken: Mapping[tuple[str, str], str] | set[tuple[str, str]],
+    ) -> dict[tuple[str, str], tuple[str, str]]:
+        def sig(t: Tool) -> tuple[str, str] | None:
+            words = t.description.split()
+            return (" ".join(words), canonical(t.input_schema)) if len(words) >= KEPT_WORDS else None
+
+        gone: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        for name, olds in left.items():
+            for src, tool in olds:
+                if (src, name) not in taken and (key := sig(tool)) is not None:
+                    gone.setdefault(key, []).append((src, name))
+        came: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        taken_names = {name for _, name in taken}
+        for name, news in joined.items():
+            for dst, tool in news:
+                if name not in taken_names and (key := sig(tool)) is not None:
+                    came.setdefault(key, []).append((dst, name))
+        out: dict[tuple[str, str], tuple[str, str]] = {}
+        for key, froms in gone.items():
+            tos = came.get(key, [])
+            if len(froms) != 1 or len(tos) != 1:
+                continue
+            (src, old), (dst, new) = froms[0], tos[0]
+            if src != dst and old != new and (src, old) not in stays and (dst, new) not in stays:
+                out[(src, old)] = (dst, new)
         return out
 
     @property

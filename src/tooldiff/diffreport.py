@@ -73,8 +73,10 @@ def token_row(base: Mapping[str, int] | None, head: Mapping[str, int] | None) ->
 
 
 def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis,
-                moves: Mapping[tuple[str, str], str] | None = None) -> ToolReport:
-    """`moves`: `moved_rows(TreeDiff.move_map())`, for the toolset a moved tool came from or went to."""
+                moves: Mapping[tuple[str, str], str] | None = None,
+                renamed_from: Mapping[tuple[str, str], str] | None = None) -> ToolReport:
+    """`moves`: `moved_rows(TreeDiff.move_map())`, for the toolset a moved tool came from or went to;
+    `renamed_from`: (head toolset, name) -> its old name, for a tool moved there under a new name."""
     at = c.head or c.base
     assert at is not None
     bkey = tool_key(d.base_id or "", c.base) if c.base is not None else None
@@ -85,18 +87,26 @@ def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis,
         schema_hash=head.hashes.get(hkey, "") if hkey else "",
         previous_schema_hash=base.hashes.get(bkey) if bkey else None,
         tokens=token_row(base.tokens.get(bkey) if bkey else None, head.tokens.get(hkey) if hkey else None),
-        change=c.change, changed_parts=c.changed_parts, previous_name=c.previous_name,
+        change=c.change, changed_parts=c.changed_parts,
+        previous_name=c.previous_name or (renamed_from or {}).get((d.id, c.name)) if c.change != "removed"
+        else c.previous_name,
         details=schemadiff.details(c.base, c.head) if c.base is not None and c.head is not None else (),
         description_chars=tokens.utf16_units(at.description),
         moved=_moved(d, c, moves or {}),
     )
 
 
-def moved_rows(moves: Mapping[tuple[str, str], str]) -> dict[tuple[str, str], str]:
+def moved_rows(
+    moves: Mapping[tuple[str, str], str], renamed: Mapping[tuple[str, str], tuple[str, str]] | None = None
+) -> dict[tuple[str, str], str]:
     """`TreeDiff.move_map()` with the way back: (head toolset, name) -> base toolset, for the row of the tool
-    that joined. A toolset cannot both lose and gain one name (the two would pair as one tool), so the
-    keys of the two directions never meet."""
-    return {**moves, **{(dst, name): src for (src, name), dst in moves.items()}}
+    that joined, under its new name where it moved renamed (`renamed`: `TreeDiff.moved_renames()`). A
+    toolset cannot both lose and gain one name (the two would pair as one tool), so the keys of the two
+    directions never meet."""
+    renamed = renamed or {}
+    back = {(dst, name): src for (src, name), dst in moves.items() if (src, name) not in renamed}
+    back.update({(dst, new): src for (src, _), (dst, new) in renamed.items()})
+    return {**moves, **back}
 
 
 def _moved(d: ToolsetDiff, c: ToolChange, moves: Mapping[tuple[str, str], str]) -> str | None:

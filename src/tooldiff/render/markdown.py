@@ -50,7 +50,8 @@ def what_changed(t: ToolReport) -> str:
     if t.change == "modified":
         return (", ".join(md(p) for p in t.changed_parts) or "definition") + _details(t)
     if t.moved is not None:  # "new tool" would not be true, nor "tool removed"
-        return f"moved {'from' if t.change == 'added' else 'to'} {md(t.moved, 80)}"
+        renamed = f", renamed from {md(t.previous_name, 80)}" if t.previous_name else ""
+        return f"moved {'from' if t.change == 'added' else 'to'} {md(t.moved, 80)}{renamed}"
     return {"added": "new tool", "removed": "tool removed"}.get(t.change, "")
 
 
