@@ -199,6 +199,20 @@ def test_config_from_head_or_base(repo: Path) -> None:
     assert overlap(base_cfg, "new")  # a fork cannot silence itself
 
 
+def test_a_config_change_that_turns_rules_down_is_said(repo: Path) -> None:
+    """A PR that turns a rule off made its findings vanish with no trace but "the config was changed": each
+    rule turned off or on, each severity and the failing level that changed are named."""
+    config = ("fail_on: never\nrules:\n  intent-overlap:\n    enabled: false\n"
+              "  missing-description:\n    severity: warning\n")
+    commit(repo, {"agent/tools.json": HEAD_TOOLS, ".tooldiff.yml": config})
+    report = run_diff(repo, "main", "HEAD", config_from="head")
+    assert not overlap(report, None)
+    changes = report.config_changes
+    assert "Rule turned off: intent-overlap" in changes, changes
+    assert "Severity of missing-description: the rule's own → warning" in changes, changes
+    assert "fail_on: error → never" in changes, changes
+
+
 def test_untrusted_head_cannot_baseline_its_own_findings(repo: Path) -> None:
     commit(repo, {"agent/tools.json": HEAD_TOOLS})
     first = run_diff(repo, "main", "HEAD", config_from="base")

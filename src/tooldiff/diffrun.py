@@ -128,6 +128,7 @@ def config_changes(base: FileSource, head: FileSource, cfg: Configs) -> list[str
             out.append(f"Ignore added: {ig.code} on {ig.tool} ({ig.reason})")
         for ig in sorted(set(b_cfg.ignores) - set(h_cfg.ignores), key=repr):
             out.append(f"Ignore removed: {ig.code} on {ig.tool} ({ig.reason})")
+        out += _rule_changes(b_cfg, h_cfg)
     path = cfg.used.baseline
     b_base, h_base = base.read_many([path]).get(path), head.read_many([path]).get(path)
     if b_base != h_base:
@@ -137,6 +138,24 @@ def config_changes(base: FileSource, head: FileSource, cfg: Configs) -> list[str
                        f"{len(b_fps - h_fps)} removed.")
         except ValueError as exc:
             out.append(f"Baseline {path} changed and does not load: {exc}")
+    return out
+
+
+def _rule_changes(base: Config, head: Config) -> list[str]:
+    """Rules turned off or on, severities and the failing level changed: a PR that turns a rule down makes
+    its findings vanish from both refs, so the comment says which rule went."""
+    from tooldiff.rules import registry
+
+    out = []
+    for code in registry():
+        was, now = base.rule_enabled(code), head.rule_enabled(code)
+        if was != now:
+            out.append(f"Rule turned {'on' if now else 'off'}: {code}")
+        elif now and base.severity(code) != head.severity(code):
+            own = "the rule's own"
+            out.append(f"Severity of {code}: {base.severity(code) or own} → {head.severity(code) or own}")
+    if base.fail_on != head.fail_on:
+        out.append(f"fail_on: {base.fail_on} → {head.fail_on}")
     return out
 
 

@@ -123,7 +123,10 @@ def test_pull_request_target_never_runs_commands_and_uses_the_base_config(fake: 
     # The same config under `pull_request` is the repository's own: it applies (and proves it is valid).
     code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head)
     [trusted] = fake.bot_comments(2)
-    assert "intent-overlap" not in trusted["body"] and not marker.exists()
+    # no finding of it; the comment names the rule the PR turned off
+    body = trusted["body"]
+    assert body.count("intent-overlap") == 1 and "Rule turned off: intent-overlap" in body
+    assert not marker.exists()
 
 
 def test_pull_request_target_audit_uses_the_base_config_and_baseline(fake: FakeGitHub,
