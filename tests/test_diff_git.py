@@ -133,6 +133,11 @@ def test_moved_and_edited_file_keeps_existing_findings(tmp_path: Path) -> None:
     report = run_diff(root, "main", "HEAD")
     assert {t.toolset for t in report.tools} == {"server/tools.json"}
     assert overlap(report, "existing") and not overlap(report, "new")
+    # the old path is said: in the JSON, and beside the toolset in the comment's token table
+    assert [(ts.id, ts.previous_id) for ts in report.toolsets] == [("server/tools.json", "agent/tools.json")]
+    from tooldiff.render import RenderContext, markdown
+
+    assert "**server/tools.json** (renamed from agent/tools.json)" in markdown.render(report, RenderContext())
 
 
 def test_odd_file_names(repo: Path) -> None:

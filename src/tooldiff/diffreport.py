@@ -121,5 +121,6 @@ def toolset_report(d: ToolsetDiff, base: Analysis, head: Analysis, budget: int |
     h = tokens.sum_counts(head.tokens.get(tool_key(d.id, t), {}) for t in d.head.tools) if d.head else None
     files = d.head.files if d.head else d.base.files if d.base else ()
     return ToolsetReport(id=d.id, files=files, tool_count=len(d.head.tools) if d.head else 0,
-                         tokens=token_row(b, h), budget=budget, change=d.status)
+                         tokens=token_row(b, h), budget=budget, change=d.status,
+                         previous_id=d.base_id if d.base_id not in (None, d.id) else None)
 

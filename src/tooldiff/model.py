@@ -181,6 +181,7 @@ class ToolsetReport:
     tokens: Mapping[str, Mapping[str, int | None]]  # method -> {base, head, delta}
     budget: int | None = None
     change: Change = "unchanged"
+    previous_id: str | None = None  # a diff's toolset whose id (its file) changed: the base's id
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

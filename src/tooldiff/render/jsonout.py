@@ -89,6 +89,7 @@ def toolset(ts: ToolsetReport) -> dict[str, Any]:
         "files": list(ts.files),
         "tool_count": ts.tool_count,
         "change": ts.change,
+        "previous_id": ts.previous_id,
         "budget": ts.budget,
         "tokens": _tokens(ts.tokens),
     }

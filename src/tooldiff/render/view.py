@@ -160,7 +160,8 @@ def token_rows(report: Report, *, changed_only: bool) -> list[TokenRow]:
         mine = by_toolset.get(ts.id, [])
         if changed_only and ts.change == "unchanged" and not mine:
             continue
-        rows += _rows(f"**{md(ts.id, 80)}**", ts.tokens, methods, ts.budget, True)
+        was = f" (renamed from {md(ts.previous_id, 80)})" if ts.previous_id else ""
+        rows += _rows(f"**{md(ts.id, 80)}**{was}", ts.tokens, methods, ts.budget, True)
         for t in mine:
             rows += _rows(f"↳ {md(t.name, 60)}", t.tokens, methods, None, False)
     return rows
