@@ -51,10 +51,12 @@ def _sha(value: Any, what: str) -> str:
     return value.strip()
 
 
-def _no_base(name: str, before: Any, ref: str | None) -> str:
+def _no_base(name: str, before: Any, ref: str | None, deleted: bool = False) -> str:
     """Why `mode: diff` fell back to an audit."""
     if name != "push":
         why = f"a {name} event has no earlier commit to compare with"
+    elif deleted:  # `before` is the deleted ref's commit; GITHUB_SHA the default branch's: no PR between them
+        why = "this push deleted a branch or tag, so no commit came after its `before`"
     elif before == NULL_SHA:
         why = "this push created the branch or tag (its `before` is all zeros)"
     elif not ref:
@@ -92,8 +94,9 @@ def plan_event(settings: Settings, event: Mapping[str, Any]) -> Plan | str:
         after = event.get("after") if name == "push" else None
         ref = after if isinstance(after, str) and after != NULL_SHA else (settings.sha or None)
         before = event.get("before") if name == "push" else None
-        if settings.mode == "diff" and isinstance(before, str) and before != NULL_SHA and ref:
+        deleted = name == "push" and (event.get("deleted") is True or after == NULL_SHA)
+        if settings.mode == "diff" and isinstance(before, str) and before != NULL_SHA and ref and not deleted:
             return Plan(kind="diff", head=ref, base=before, publish=settings.check_run)
-        note = _no_base(name, before, ref) if settings.mode == "diff" else None
+        note = _no_base(name, before, ref, deleted) if settings.mode == "diff" else None
         return Plan(kind="audit", head=ref, publish=settings.check_run, note=note)
     return f"the event {name or '(none)'!r} is not one tooldiff handles"

@@ -70,6 +70,14 @@ def test_audit_events(event: str, file: str | None) -> None:
     assert plan.head == "c" * 40  # the push example deletes a tag: `after` is all zeros, GITHUB_SHA wins
 
 
+def test_a_push_that_deletes_a_ref_is_not_diffed() -> None:
+    """`mode: diff` compared the deleted tag's commit with the default branch (GITHUB_SHA): unrelated commits,
+    findings "new" that no push made."""
+    plan = plan_event(settings("push", mode="diff"), payload("push.payload.json"))
+    assert isinstance(plan, Plan) and plan.kind == "audit" and plan.head == "c" * 40
+    assert plan.note is not None and "deleted a branch or tag" in plan.note
+
+
 def test_mode_input_forces_audit_on_a_pr() -> None:
     plan = plan_event(settings("pull_request", mode="audit"), payload("pull_request.opened.payload.json"))
     assert isinstance(plan, Plan) and plan.kind == "audit"
