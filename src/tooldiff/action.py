@@ -9,6 +9,7 @@ a closed PR; `merge_group` diffs `base_sha` against `head_sha` without a comment
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -199,6 +200,8 @@ def _could_not_analyse(
         why = f"an internal error ({type(exc).__name__}: {exc}); the job log has the traceback"
     text = f"❌ **tooldiff** could not analyse {md(plan.describe(), 200)}: {md(plain(why), 600)}"
     gha.append_summary(settings.summary_path, text + "\n")
+    with contextlib.suppress(AttributeError):  # `main` writes no second summary line
+        exc.tooldiff_said = True  # type: ignore[attr-defined]
     if not (plan.publish and plan.pr is not None and settings.comment != "off" and settings.token):
         return
     try:
@@ -222,8 +225,13 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         return run(settings, _load_event(settings), client)
     except _bad_input() as exc:
         from tooldiff.config import ConfigError
+        from tooldiff.render.escape import md
 
         where = {"file": exc.file, "line": exc.line or None} if isinstance(exc, ConfigError) else {}
         print(gha.command("error", f"tooldiff: {plain(exc)}", **where), flush=True)
         print(f"tooldiff: {plain(exc)}", file=sys.stderr)  # the runner reads commands on stderr too
+        if not getattr(exc, "tooldiff_said", False):  # an input error before any analysis: no summary yet
+            summary = env.get("GITHUB_STEP_SUMMARY", "").strip()
+            gha.append_summary(Path(summary) if summary else None,
+                               f"❌ **tooldiff** did not run: {md(plain(exc), 600)}\n")
         return 2

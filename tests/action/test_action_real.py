@@ -209,6 +209,22 @@ def test_no_token_still_writes_the_summary_and_outputs(fake: FakeGitHub, tmp_pat
     assert "find_document" in (tmp_path / "files" / "output").read_text()
 
 
+def test_an_input_error_is_said_in_the_job_summary_too(fake: FakeGitHub, tmp_path: Path) -> None:
+    """`fail-on: critical` exited 2 with a log line only: the job summary, where a required check's reader
+    looks, was empty. It is said there once, as a failed analysis is."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               fail_on="critical") == 2
+    summary = (tmp_path / "files" / "summary.md").read_text()
+    assert "critical" in summary and summary.count("tooldiff") == 1
+    (tmp_path / "files" / "summary.md").unlink()
+    assert run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head,
+               paths="nothere") == 2
+    summary = (tmp_path / "files" / "summary.md").read_text()
+    assert "nothere" in summary and summary.count("could not analyse") == 1
+
+
 def test_an_unreachable_api_fails_the_job_after_writing_the_summary(
         fake: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pr = PullRequest(tmp_path, fake)
