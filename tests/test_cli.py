@@ -573,10 +573,17 @@ def test_describe_keeps_apart_two_same_named_tools_of_one_file(
 
 def test_describe_json_is_seed_002s_report(capsys: pytest.CaptureFixture[str]) -> None:
     """Seed 002's describe(): name, tokens, descriptionChars, schemaHash, targets, issues [{code, severity,
-    targets, path, message}], ok (false when any issue is an error); describeAll's tokens and issueCount."""
+    targets, path, message}], ok (false when any issue is an error); describeAll's tokens and issueCount.
+    It follows the schema shipped beside the report's, `describe.schema.json`."""
     code, out, _ = run(capsys, "describe", "--format", "json", str(EXAMPLE))
     assert code == 0
     data = json.loads(out)
+    from importlib import resources
+
+    import jsonschema
+
+    schema = json.loads(resources.files("tooldiff").joinpath("data/describe.schema.json").read_text())
+    jsonschema.validate(data, schema)
     assert set(data) >= {"tools", "tokens", "issueCount"}
     tools = {t["name"]: t for t in data["tools"]}
     doc = json.loads(EXAMPLE.read_text())
