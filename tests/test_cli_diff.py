@@ -281,3 +281,31 @@ def test_diff_paths_reads_the_config_check_would_read_here(
     (tmp_path / "b" / ".tooldiff.yml").write_text("chars_per_token: 4\n", encoding="utf-8")
     _, out, _ = run(capsys, "diff", "a", "b", "--format", "json")
     assert "missing-description" in codes(out)
+
+
+def test_diff_paths_report_paths_from_the_root_in_every_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`diff a b` gave `tools.json` in JSON, SARIF and annotations, a file that is not at the root: code
+    scanning and the runner put the alert on nothing. A finding's file is now `b/tools.json` (a resolved one
+    `a/...`, from the base), as the text output already showed it."""
+    git(init(tmp_path), "status")
+    (tmp_path / "old").mkdir()
+    (tmp_path / "new").mkdir()
+    (tmp_path / "old" / "tools.json").write_bytes(BASE.read_bytes())
+    (tmp_path / "new" / "tools.json").write_bytes(HEAD.read_bytes())
+    monkeypatch.chdir(tmp_path / "new")
+    _, out, _ = run(capsys, "diff", "../old", ".", "--format", "json")
+    doc = json.loads(out)
+    assert {f["file"] for f in doc["findings"]} == {"new/tools.json"}
+    assert {t["file"] for t in doc["tools"]} == {"new/tools.json"}
+    _, out, _ = run(capsys, "diff", "../old", ".", "--format", "annotations")
+    assert "file=new/tools.json,line=" in out
+    _, out, _ = run(capsys, "diff", "../old", ".", "--format", "sarif")
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in json.loads(out)["runs"][0]["results"]}
+    assert uris == {"new/tools.json"}
+    _, out, _ = run(capsys, "diff", ".", "../old", "--format", "json")  # the other way: resolved at base
+    assert {f["file"] for f in json.loads(out)["resolved"]} == {"new/tools.json"}
+    _, out, _ = run(capsys, "diff", "../old", ".")
+    assert "tools.json:" in out and "new/tools.json" not in out  # text: from where it ran, as before

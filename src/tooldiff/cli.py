@@ -59,6 +59,40 @@ def _emit(
         sys.stdout.write(text)
 
 
+def _rooted(report: Report, base: Path, head: Path) -> tuple[Report, Path | None]:
+    """`diff A B`'s report with paths from the root `check` would use here (`b/tools.json`, not
+    `tools.json`): JSON, SARIF and annotations name files there. Each side's files are under its own
+    folder; compared folders outside that root keep the paths inside them, and the text shows them from the
+    head folder."""
+    import dataclasses
+    import posixpath
+
+    from tooldiff.check import project_root
+    from tooldiff.model import is_code_label
+
+    root = project_root(Path.cwd()).resolve()
+    base_dir, head_dir = ((p if p.is_dir() else p.parent).resolve() for p in (base, head))
+    if not (base_dir.is_relative_to(root) and head_dir.is_relative_to(root)):
+        return report, head_dir
+    below = {"base": base_dir.relative_to(root).as_posix(), "head": head_dir.relative_to(root).as_posix()}
+
+    def at(side: str, file: str) -> str:
+        prefix = below[side]
+        return file if not file or is_code_label(file) or prefix == "." else posixpath.join(prefix, file)
+
+    return dataclasses.replace(
+        report,
+        findings=tuple(dataclasses.replace(f, file=at("head", f.file)) for f in report.findings),
+        resolved=tuple(dataclasses.replace(f, file=at("base", f.file)) for f in report.resolved),
+        tools=tuple(dataclasses.replace(t, file=at("base" if t.change == "removed" else "head", t.file))
+                    for t in report.tools),
+        toolsets=tuple(
+            dataclasses.replace(ts, files=tuple(at("base" if ts.change == "removed" else "head", f)
+                                                for f in ts.files))
+            for ts in report.toolsets),
+    ), root
+
+
 def _paths_from(root: Path | None) -> PathsFrom:
     """The working folder relative to `root`, for text paths that open from there."""
     from tooldiff.render.context import PathsFrom
@@ -348,8 +382,7 @@ def _diff(args: argparse.Namespace) -> int:
         report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]), config,
                                         token_methods=_token_methods(args),
                                         adjust=lambda c: _selected(args, c))
-        head = Path(args.paths[1])
-        root: Path | None = head if head.is_dir() else head.parent
+        report, root = _rooted(report, Path(args.paths[0]), Path(args.paths[1]))
     elif args.worktree and args.base == "HEAD" and not _has_commits(Path.cwd()):
         # The first commit (the pre-commit hook's case): nothing to compare with, so every finding is new.
         from tooldiff.check import invocation, run_check
