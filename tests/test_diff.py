@@ -322,3 +322,35 @@ def test_a_move_under_a_new_name_needs_the_very_same_tool() -> None:
     short = [ts("a.json", t("ping", "Ping.", file="a.json")), ts("b.json", t("index", file="b.json"))]
     head = [ts("a.json"), ts("b.json", t("index", file="b.json"), t("health", "Ping.", file="b.json"))]
     assert diff_toolsets(short, head, {}).moved_renames() == {}
+
+
+def test_a_move_under_a_new_name_never_takes_a_name_another_tool_holds() -> None:
+    """create_ticket left tickets.json for users.json as open_ticket while users.json kept
+    a create_ticket of its own (now with a new error), and a third file added another create_ticket. The
+    moved tool's findings were keyed to users.json's create_ticket: its new error read as existing."""
+    text = "Create a support ticket for the customer."
+    mine = {"type": "object", "properties": {"body": {"type": "string"}}}
+    theirs = {"type": "object", "properties": {"title": {"type": "string"}}}
+    note = t("add_note", "Add a private note to a ticket.", file="tickets.json")
+    base = [ts("tickets.json", t("create_ticket", text, mine, file="tickets.json"), note),
+            ts("users.json", t("create_ticket", "Open a user ticket.", theirs, file="users.json"))]
+    head = [ts("tickets.json", note),
+            ts("users.json", t("create_ticket", "Open a user ticket now.", theirs, file="users.json"),
+               t("open_ticket", text, mine, file="users.json")),
+            ts("bugs.json", t("create_ticket", "File a bug.", theirs, file="bugs.json"))]
+    tree = diff_toolsets(base, head, {})
+    assert {d.id: d.status for d in tree.toolsets}["bugs.json"] == "added"
+    assert tree.moved_renames() == {} and tree.move_map() == {}
+
+
+def test_a_move_under_a_new_name_needs_its_old_name_to_leave_once() -> None:
+    """Two create_ticket in tickets.json, one moves as open_ticket (strict now): whose findings are keyed
+    (tickets.json, create_ticket) cannot be told, so none move."""
+    text = "Create a support ticket for the customer."
+    base = [ts("tickets.json", t("create_ticket", text, file="tickets.json", strict=False),
+               t("create_ticket", text + " Strictly.", file="tickets.json", strict=True)),
+            ts("users.json", t("get_user", file="users.json"))]
+    for strict in (False, True):
+        head = [ts("users.json", t("get_user", file="users.json"),
+                   t("open_ticket", text, file="users.json", strict=strict))]
+        assert diff_toolsets(base, head, {}).moved_renames() == {}

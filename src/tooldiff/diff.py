@@ -90,8 +90,21 @@ class TreeDiff:
         leave and to join, with no namesake staying behind or waiting there, and the same tool (its
         description or its schema unchanged). Its findings move with it. Tools that moved under a new name
         (`moved_renames`) are in it too, under their old name."""
+        same, renamed = self._moves()
+        return {**same, **{key: ts for key, (ts, _) in renamed.items()}}
+
+    def moved_renames(self) -> dict[tuple[str, str], tuple[str, str]]:
+        """(base toolset id, old name) -> (head toolset id, new name), for a tool that left one toolset and
+        joined another under a new name, word for word the same tool otherwise (description of `KEPT_WORDS`
+        words or more, schema, strict, annotations and title): the only tool removed and the only one added
+        so, each name the only one of it to leave or to join, and neither name held by a tool that stays
+        in either toolset (findings keyed by it would be that tool's)."""
+        return self._moves()[1]
+
+    def _moves(self) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], tuple[str, str]]]:
+        """Both kinds of move, worked out together: `move_map` and `name_map` must agree on every tool."""
         left, joined, stays = self._leaving()
-        out: dict[tuple[str, str], str] = {}
+        same: dict[tuple[str, str], str] = {}
         for name, gone in left.items():
             came = joined.get(name, [])
             if len(gone) != 1 or len(came) != 1:
@@ -101,49 +114,33 @@ class TreeDiff:
                 continue
             if old.description.split() == new.description.split() or (
                     canonical(old.input_schema) == canonical(new.input_schema)):
-                out[(src, name)] = dst
-        out.update({key: ts for key, (ts, _) in self._moved_renames(left, joined, stays, out).items()})
-        return out
+                same[(src, name)] = dst
 
-    def moved_renames(self) -> dict[tuple[str, str], tuple[str, str]]:
-        """(base toolset id, old name) -> (head toolset id, new name), for a tool that left one toolset and
-        joined another under a new name, word for word the same tool otherwise: its description (of
-        `KEPT_WORDS` words or more) and its schema equal, the only tool removed and the only one added with
-        that description and schema, and neither name still held by a tool that stays."""
-        left, joined, stays = self._leaving()
-        same_name = {(src, name) for name, gone in left.items() for src, _ in gone
-                     if len(gone) == 1 and len(joined.get(name, [])) == 1}
-        return self._moved_renames(left, joined, stays, same_name)
-
-    @staticmethod
-    def _moved_renames(
-        left: Mapping[str, list[tuple[str, Tool]]], joined: Mapping[str, list[tuple[str, Tool]]],
-        stays: set[tuple[str, str]], taken: Mapping[tuple[str, str], str] | set[tuple[str, str]],
-    ) -> dict[tuple[str, str], tuple[str, str]]:
-        def sig(t: Tool) -> tuple[str, str] | None:
+        def sig(t: Tool) -> tuple[Any, ...] | None:
             words = t.description.split()
-            return (" ".join(words), canonical(t.input_schema)) if len(words) >= KEPT_WORDS else None
+            if len(words) < KEPT_WORDS:
+                return None
+            return (" ".join(words), *(value(t) for part, value in _PARTS if part != "description"))
 
-        gone: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        moved_names = {name for _, name in same}
+        gone_by: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
         for name, olds in left.items():
-            for src, tool in olds:
-                if (src, name) not in taken and (key := sig(tool)) is not None:
-                    gone.setdefault(key, []).append((src, name))
-        came: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        taken_names = {name for _, name in taken}
+            if len(olds) == 1 and name not in moved_names and (key := sig(olds[0][1])) is not None:
+                gone_by.setdefault(key, []).append((olds[0][0], name))
+        came_by: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
         for name, news in joined.items():
-            for dst, tool in news:
-                if name not in taken_names and (key := sig(tool)) is not None:
-                    came.setdefault(key, []).append((dst, name))
-        out: dict[tuple[str, str], tuple[str, str]] = {}
-        for key, froms in gone.items():
-            tos = came.get(key, [])
+            if len(news) == 1 and name not in moved_names and (key := sig(news[0][1])) is not None:
+                came_by.setdefault(key, []).append((news[0][0], name))
+        renamed: dict[tuple[str, str], tuple[str, str]] = {}
+        for key, froms in gone_by.items():
+            tos = came_by.get(key, [])
             if len(froms) != 1 or len(tos) != 1:
                 continue
-            (src, old), (dst, new) = froms[0], tos[0]
-            if src != dst and old != new and (src, old) not in stays and (dst, new) not in stays:
-                out[(src, old)] = (dst, new)
-        return out
+            (src, was), (dst, now) = froms[0], tos[0]
+            held = {(src, was), (src, now), (dst, was), (dst, now)} & stays
+            if src != dst and was != now and not held:
+                renamed[(src, was)] = (dst, now)
+        return same, renamed
 
     @property
     def changed(self) -> tuple[ToolsetDiff, ...]:
