@@ -569,6 +569,7 @@ def test_describe_keeps_apart_two_same_named_tools_of_one_file(
     assert first["tokens"] > second["tokens"]
     assert {"heavy-definition", "oversized-description"} <= {i["code"] for i in first["issues"]}
     assert not {"heavy-definition", "oversized-description"} & {i["code"] for i in second["issues"]}
+    assert all("duplicate-name" in {i["code"] for i in row["issues"]} for row in (first, second))
 
 
 def test_describe_json_is_seed_002s_report(capsys: pytest.CaptureFixture[str]) -> None:

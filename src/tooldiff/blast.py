@@ -149,12 +149,13 @@ _JOINED = frozenset(["and", "or", "then", "in", "out", "off"])
 
 
 def read_lead(name: str, description: str = "") -> str | None:
-    """The read verb that leads the name, when nothing in the name says it does more. A namespace word may
-    come first (`github_list_alerts`) where the description opens with that verb ("List the alerts"), and
-    the word is no verb of its own (`notify_list_members` notifies; `todo.list_action` manages a list)."""
+    """The read verb that leads the name, when nothing in the name says it does more. A vendor's name may
+    come first (`github_list_alerts`) where the description opens with that verb and writes the vendor as
+    a name ("List code scanning alerts in a GitHub repository"): a word it does not write so may be a verb
+    of the tool's own (`page_get_oncall` pages; `email_list_members` emails; `todo.list_action` manages)."""
     words = split_identifier(name)
     if (len(words) > 2 and words[0] not in _READ_VERBS and words[1] in _READ_VERBS
-            and _opens_with(description, words[1])
+            and _opens_with(description, words[1]) and _written_as_a_name(words[0], description)
             and normalise(words[0]) not in lexicon().action_classes):
         words = words[1:]
     if not words or words[0] not in _READ_VERBS or not _JOINED.isdisjoint(words[1:]):
@@ -163,6 +164,14 @@ def read_lead(name: str, description: str = "") -> str | None:
 
 
 _FIRST_WORD = re.compile(r"\s*([A-Za-z]+)")
+
+
+def _written_as_a_name(word: str, description: str) -> bool:
+    """`github` written "GitHub" past the description's first word: a proper name, not a verb."""
+    for m in re.finditer(rf"\b{re.escape(word)}\b", description, re.I):
+        if m.start() > 0 and not m.group().islower():
+            return True
+    return False
 
 
 def _opens_with(description: str, verb: str) -> bool:

@@ -52,8 +52,9 @@ class _Grouped:
     def of(self, t: ToolReport) -> list[Finding]:
         key = (t.toolset, t.name, t.file)
         own = self.own.get(key, [])
-        if key in self.twins:
-            own = [f for f in own if t.line <= f.line <= max(t.line, t.end_line)]
+        if key in self.twins:  # `duplicate-name` is about both: each row keeps it
+            end = max(t.line, t.end_line)
+            own = [f for f in own if f.code == "duplicate-name" or t.line <= f.line <= end]
         return own + self.shared.get((t.toolset, t.name), [])
 
 

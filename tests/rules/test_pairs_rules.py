@@ -196,6 +196,15 @@ def test_a_read_tool_behind_a_prefix_or_its_annotation_is_no_escalation(
     if annotations:
         record["annotations"] = annotations
     assert not list(get("escalation-flag").check(make_tool(record), CTX))
+    # a word the description does not write as a name may be the tool's own verb (a read-through's cases)
+    for verb, text, prop in (
+            ("page_get_oncall", "Get the on-call engineer for a service and page them.",
+             {"urgency": {"type": "string", "enum": ["P1", "P2", "P3"]}}),
+            ("email_list_members", "List the members of a team and email each of them.",
+             {"notify_all": {"type": "boolean"}})):
+        own = make_tool({"name": verb, "description": text,
+                         "input_schema": {"type": "object", "properties": prop}})
+        assert list(get("escalation-flag").check(own, CTX)), verb
     # a verb leading the name is the tool's action, whatever follows: `notify_list_members` notifies
     paging = make_tool({**record, "name": "notify_list_members", "annotations": None,
                         "description": "Notify the members of a mailing list; critical ones page them."})

@@ -6,7 +6,8 @@ An argument such as `create_ticket(page_oncall: true)`, `notify_all`, `force`, `
 an everyday call into one that wakes a person, reaches everyone, skips a check or destroys state. A boolean
 counts when its name or description says so; an enum counts when it offers a top severity (P0, P1, SEV1,
 critical) and the tool or the argument says that it pages or notifies. A tool whose name is led by a read
-verb (`list_alerts(severity: critical)`, or `github_list_alerts` whose description opens "List"), or that its
+verb (`list_alerts(severity: critical)`, or `github_list_alerts` whose description opens "List" and names
+GitHub), or that its
 author marks read-only (`readOnlyHint: true`, or `blast: read` in the config), reads: its arguments filter
 what it reads, and none is reported.
 Nor is a `force` that only makes the tool redo its work (`force_rebuild`, `forceRefresh`, "Force re-index
