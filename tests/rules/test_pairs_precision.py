@@ -70,6 +70,12 @@ NAME_NOUNS = [
         ),
         id="k8s-pods-get-vs-pods-run",
     ),
+    pytest.param(  # serena, DOCKER: intent-overlap, "after" and "before" dropped as stopwords
+        _t("insert_after_symbol", "Inserts content after the end of the definition of a given symbol."),
+        _t("insert_before_symbol",
+           "Inserts content before the beginning of the definition of a given symbol."),
+        id="serena-insert-after-vs-before",
+    ),
 ]
 
 
