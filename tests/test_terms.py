@@ -93,6 +93,14 @@ def test_negation_is_folded_so_unstaged_differs_from_staged() -> None:
     assert "unstaged" not in extract("git_diff_staged", "Shows changes that are staged for commit").all
 
 
+def test_what_a_tool_does_without_is_not_one_of_its_terms() -> None:
+    """filesystem's get_file_info works "without reading the actual content": it does not read."""
+    text = "Retrieve detailed metadata about a file. For file characteristics without reading the content."
+    terms = extract("get_file_info", text)
+    assert "read" not in terms.all and "file" in terms.all
+    assert "read" in extract("read_file", "Read the complete contents of a file as text.").all
+
+
 def test_contrastive_clause_keeps_the_neighbour_as_a_boundary_not_as_words() -> None:
     t = extract("search_docs", "Search the docs by keyword. For one page by its id, use get_document_by_id.")
     assert mentions(t.contrast_sentences, "get_document_by_id")

@@ -49,7 +49,9 @@ _SYMBOL_WORDS = re.compile(r"(?<![A-Za-z0-9.])(?:([CcFf])#|([Cc])\+\+|\.(?:NET|n
 _SPELT = {"c": " csharp ", "f": " fsharp "}
 _VERSION = re.compile(r"v[0-9]+")  # search_docs_v2: a version of the name, not a word of it
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n\s*[-*•]\s+")
-_NEGATED = re.compile(r"\bnot\s+(?:yet\s+|already\s+)?([a-z]+ed)\b", re.I)
+# "not yet created" is a state of its own (uncreated); "without reading the content" says what the tool
+# does not do, so "reading" is not one of its terms (get_file_info is not read_file).
+_NEGATED = re.compile(r"\bnot\s+(?:yet\s+|already\s+)?([a-z]+ed)\b|\bwithout\s+([a-z]+ing)\b", re.I)
 _ALIAS = re.compile(
     r"\b(same as|alias (?:of|for)|an alias|identical to|equivalent to|deprecated|synonym (?:of|for)"
     r"|renamed to"
@@ -377,7 +379,7 @@ def _mark(word: str, low: str, base: str) -> None:
         _ALIAS_ANY.add(word)
     if base in _CONTRAST_WORDS:
         _CONTRAST_ANY.add(word)
-    if base == "not":
+    if base in ("not", "without"):
         _NOT_ANY.add(word)
 
 
@@ -598,7 +600,7 @@ def _by_sentence(stripped: str) -> tuple[list[str], set[str]]:
 
 
 def _un(m: re.Match[str]) -> str:
-    return "un" + m.group(1)
+    return "un" + m.group(1) if m.group(1) else "without"
 
 
 def proper_nouns(sentence: str) -> frozenset[str]:
