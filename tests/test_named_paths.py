@@ -213,3 +213,18 @@ def test_a_toolset_whose_files_all_belong_to_an_earlier_one_is_not_said_to_match
     mine = [n for n in report["notes"] if n.startswith("toolsets: 'b'")]
     assert mine == ["toolsets: 'b' holds no tools: every file it names belongs to the toolset named before "
                     "it ('a'), as a file belongs to one toolset."], report["notes"]
+
+
+def test_a_named_file_without_tools_is_said(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`check openapi.json` on a file of no format tooldiff reads said "Checked 0 tools", exit 0: a clean
+    result for a file it never looked into. A note says so; a scan of the tree stays silent on data files."""
+    write(tmp_path, {"openapi.json": {"openapi": "3.1.0", "paths": {}}, "tools.json": [LIST_FILES]})
+    _, report = check(capsys, monkeypatch, tmp_path, "openapi.json", "tools.json")
+    [note] = [n for n in report["notes"] if "openapi.json" in n]
+    assert "no tool definitions" in note and "tools.json" not in note
+    _, whole = check(capsys, monkeypatch, tmp_path)
+    assert not [n for n in whole["notes"] if "openapi.json" in n]
+    # pre-commit names every changed JSON file: there a data file is skipped in silence
+    main(["check", "--skip-non-tool-files", "--format", "json", "openapi.json"])
+    assert json.loads(capsys.readouterr().out)["notes"] == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,7 +129,25 @@ def run_check(
             findings = apply_status(analysis.findings, baseline, config)
             report = build_report(mode, toolsets, analysis, findings, config, head_ref=head_ref,
                                   token_methods=token_methods, notes=chosen.notes)
-        return mates.cut(report, near.named) if near is not None else report
+        report = mates.cut(report, near.named) if near is not None else report
+        named_outright = bool(paths) if named is None else named  # pre-commit's changed files are not
+        return _say_empty(report, paths, chosen.paths) if paths and named_outright else report
+
+
+def _say_empty(report: Report, paths: Sequence[str], read: Sequence[str]) -> Report:
+    """A file named outright that holds no tool tooldiff reads gets a note: "Checked 0 tools" alone reads
+    as a clean result for a file that was never looked into. (A scan skips data files in silence.)"""
+    import dataclasses
+
+    had = {t.file for t in report.tools} | {f.file for f in report.findings}
+    files = set(read)
+    empty = [p for p in dict.fromkeys(posixpath.normpath(p) for p in paths) if p in files and p not in had]
+    if not empty:
+        return report
+    notes = [f"{p} holds no tool definitions tooldiff reads (Anthropic, OpenAI, Gemini or MCP records, "
+             "alone, in a list, under `tools` or `functions`, or one per line): nothing in it was checked."
+             for p in empty]
+    return dataclasses.replace(report, notes=(*report.notes, *notes))
 
 
 def unmatched_settings(config: Config, report: Report) -> list[str]:
