@@ -179,6 +179,18 @@ def test_configured_blast_makes_a_twin_where_wording_cannot() -> None:
     assert got.pairs[("reboot_service", "restart_service")][0] == "blast-radius-twin"
 
 
+def test_a_force_that_only_silences_a_missing_path_is_no_escalation() -> None:
+    """fastfs `fastfs_rm(force)`: "Suppress errors if path doesn't exist", as `rm -f`; the tool deletes either
+    way. A force that overwrites is still one."""
+    def rm(desc: str) -> Any:
+        props = {"path": {"type": "string"}, "force": {"type": "boolean", "description": desc}}
+        return make_tool({"name": "fastfs_rm", "description": "Remove a file or directory.",
+                          "input_schema": {"type": "object", "properties": props}})
+
+    assert not list(get("escalation-flag").check(rm("Suppress errors if path doesn't exist"), CTX))
+    assert list(get("escalation-flag").check(rm("Overwrite protected files"), CTX))
+
+
 @pytest.mark.parametrize(("name", "annotations"), [
     ("github_list_code_scanning_alerts", None),  # a namespace word before the read verb
     ("alerts_by_severity", {"readOnlyHint": True}),  # the author says it reads

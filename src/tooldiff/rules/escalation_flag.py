@@ -11,7 +11,8 @@ GitHub), or that its
 author marks read-only (`readOnlyHint: true`, or `blast: read` in the config), reads: its arguments filter
 what it reads, and none is reported.
 Nor is a `force` that only makes the tool redo its work (`force_rebuild`, `forceRefresh`, "Force re-index
-all docs even if unchanged"): it overwrites nothing.
+all docs even if unchanged"), or keeps a missing path from failing the call (`rm -f`: "Suppress errors if
+path doesn't exist"): it overwrites nothing the call would not.
 
 ## Why it matters
 The model reaches the dangerous behaviour from the ordinary path by setting one value, and the only guard is
@@ -67,7 +68,9 @@ _FLAG_DESC = re.compile(
 _REDO_NAME = re.compile(r"(?:^|_)force_?re(?:build|fresh|load|index|compute|generate|fetch|scan|sync)", re.I)
 _REDO_DESC = re.compile(
     r"\beven if (?:the |its |it |data |\w+ ){0,3}(?:is |are |was |has |have )?(?:been )?(?:fresh|unchanged"
-    r"|up[- ]to[- ]date|cached|current|already (?:indexed|built|synced|cached|computed))\b",
+    r"|up[- ]to[- ]date|cached|current|already (?:indexed|built|synced|cached|computed))\b"
+    # `rm -f`: a force that only keeps a missing path from failing the call changes nothing it would not
+    r"|\b(?:suppress|ignore|silence)(?:es|s)? (?:the )?errors?\b|\bdo(?:es)?(?: not|n't) (?:fail|error)\b",
     re.I,
 )
 # "Set to false to skip the form": the dangerous value is false.
