@@ -179,6 +179,20 @@ def test_configured_blast_makes_a_twin_where_wording_cannot() -> None:
     assert got.pairs[("reboot_service", "restart_service")][0] == "blast-radius-twin"
 
 
+@pytest.mark.parametrize(("tool_name", "flag", "fires"), [
+    ("kubectl_delete", "allNamespaces", True),  # Flux159 mcp-server-kubernetes
+    ("databricks_delete_workspace", "recursive", True),
+    ("fs_watch_directory", "recursive", False),  # watches more, destroys nothing
+    ("create_directory", "recursive", False),  # mkdir -p
+    ("kubectl_get", "allNamespaces", False),
+])
+def test_a_flag_that_widens_a_delete_is_an_escalation(tool_name: str, flag: str, fires: bool) -> None:
+    tool = make_tool({"name": tool_name, "description": "Act on one path (or one resource by name).",
+                      "input_schema": {"type": "object", "properties": {
+                          "name": {"type": "string"}, flag: {"type": "boolean"}}}})
+    assert bool(list(get("escalation-flag").check(tool, CTX))) is fires
+
+
 def test_a_force_that_only_silences_a_missing_path_is_no_escalation() -> None:
     """fastfs `fastfs_rm(force)`: "Suppress errors if path doesn't exist", as `rm -f`; the tool deletes either
     way. A force that overwrites is still one."""

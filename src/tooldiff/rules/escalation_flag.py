@@ -3,7 +3,9 @@
 ## What it finds
 An argument such as `create_ticket(page_oncall: true)`, `notify_all`, `force`, `allowDestructive`,
 `deleteLocalData`, `dropTarget`, or a `priority` enum whose `P1` value pages someone: one value of it turns
-an everyday call into one that wakes a person, reaches everyone, skips a check or destroys state. A boolean
+an everyday call into one that wakes a person, reaches everyone, skips a check or destroys state. On a tool
+named for deleting (`delete`, `remove`, `rm`, `purge`, `cleanup`, ...), so is a flag that widens what one
+call reaches: `recursive`, `allNamespaces`, `all_projects`. A boolean
 counts when its name or description says so; an enum counts when it offers a top severity (P0, P1, SEV1,
 critical) and the tool or the argument says that it pages or notifies. A tool whose name is led by a read
 verb (`list_alerts(severity: critical)`, or `github_list_alerts` whose description opens "List" and names
@@ -72,6 +74,14 @@ _REDO_DESC = re.compile(
     # `rm -f`: a force that only keeps a missing path from failing the call changes nothing it would not
     r"|\b(?:suppress|ignore|silence)(?:es|s)? (?:the )?errors?\b|\bdo(?:es)?(?: not|n't) (?:fail|error)\b",
     re.I,
+)
+# Flags that widen what one call reaches, and the names of tools for which that is an escalation.
+_WIDER = re.compile(
+    r"^(?:recursive(?:ly)?|all_(?:namespaces|projects|accounts|tenants|clusters|regions|repositories|repos"
+    r"|orgs|workspaces|branches|versions))$"
+)
+_DESTROYS = re.compile(
+    r"(?:^|_|\.)(?:delete|remove|rm|rmdir|purge|clean|cleanup|drop|destroy|wipe|erase|prune|uninstall)(?:_|$)"
 )
 # "Set to false to skip the form": the dangerous value is false.
 # A word before the danger that makes it the safe choice: soft_delete, non_destructive, skip_delete.
@@ -169,6 +179,11 @@ def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
         if prop.get("type") != "boolean" and "enum" not in prop:
             continue  # `_why` answers only for a flag or a choice of values: most properties are neither
         why = _why(name, prop, text)
+        # A whole tree, every namespace: where one was meant, only a tool named for destroying what it
+        # reaches makes that an escalation (`watch_directory(recursive)` watches more, that is all).
+        widens = why is None and prop.get("type") == "boolean" and _WIDER.search(_snake(name))
+        if widens and _DESTROYS.search(_snake(tool.name)):
+            why = f"setting {name} to true"
         if why is None:
             continue
         if reads is None:
