@@ -354,3 +354,23 @@ def test_a_move_under_a_new_name_needs_its_old_name_to_leave_once() -> None:
         head = [ts("users.json", t("get_user", file="users.json"),
                    t("open_ticket", text, file="users.json", strict=strict))]
         assert diff_toolsets(base, head, {}).moved_renames() == {}
+
+
+def test_a_move_under_a_new_name_is_never_picked_among_alike_tools() -> None:
+    """Two tools alike on one side make the move ambiguous, even when one of them is ruled out for its name:
+    the same text joining twice (as create_ticket and open_ticket), or leaving twice."""
+    text = "Create a support ticket for the customer."
+    other = {"type": "object", "properties": {}}
+    base = [ts("a.json", t("keep", file="a.json")),
+            ts("b.json", t("create_ticket", text, file="b.json"), t("x", file="b.json"))]
+    head = [ts("a.json", t("keep", file="a.json"), t("create_ticket", text, file="a.json"),
+               t("open_ticket", text, file="a.json")),
+            ts("b.json", t("x", file="b.json")),
+            ts("c.json", t("create_ticket", "File a bug.", other, file="c.json"))]
+    assert diff_toolsets(base, head, {}).moved_renames() == {}
+    base = [ts("a.json", t("create_ticket", text, file="a.json"), t("k", file="a.json")),
+            ts("b.json", t("create_ticket", "File a bug.", other, file="b.json"),
+               t("open_ticket", text, file="b.json"), t("k2", file="b.json"))]
+    head = [ts("a.json", t("k", file="a.json")), ts("b.json", t("k2", file="b.json")),
+            ts("c.json", t("new_ticket", text, file="c.json"))]
+    assert diff_toolsets(base, head, {}).moved_renames() == {}

@@ -123,20 +123,26 @@ class TreeDiff:
             return (" ".join(words), *(value(t) for part, value in _PARTS if part != "description"))
 
         moved_names = {name for _, name in same}
+        # Every removed and every added tool by signature, before any is ruled out: a signature two tools
+        # hold on one side is no move, even when one of them is left out for its name.
         gone_by: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
         for name, olds in left.items():
-            if len(olds) == 1 and name not in moved_names and (key := sig(olds[0][1])) is not None:
-                gone_by.setdefault(key, []).append((olds[0][0], name))
+            for src, tool in olds:
+                if name not in moved_names and (key := sig(tool)) is not None:
+                    gone_by.setdefault(key, []).append((src, name))
         came_by: dict[tuple[Any, ...], list[tuple[str, str]]] = {}
         for name, news in joined.items():
-            if len(news) == 1 and name not in moved_names and (key := sig(news[0][1])) is not None:
-                came_by.setdefault(key, []).append((news[0][0], name))
+            for dst, tool in news:
+                if name not in moved_names and (key := sig(tool)) is not None:
+                    came_by.setdefault(key, []).append((dst, name))
         renamed: dict[tuple[str, str], tuple[str, str]] = {}
         for key, froms in gone_by.items():
             tos = came_by.get(key, [])
             if len(froms) != 1 or len(tos) != 1:
                 continue
             (src, was), (dst, now) = froms[0], tos[0]
+            if len(left[was]) != 1 or len(joined[now]) != 1:
+                continue  # the name left (or joined) twice: whose findings are keyed by it cannot be told
             held = {(src, was), (src, now), (dst, was), (dst, now)} & stays
             if src != dst and was != now and not held:
                 renamed[(src, was)] = (dst, now)
