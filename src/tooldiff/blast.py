@@ -167,9 +167,14 @@ _FIRST_WORD = re.compile(r"\s*([A-Za-z]+)")
 
 
 def _written_as_a_name(word: str, description: str) -> bool:
-    """`github` written "GitHub" past the description's first word: a proper name, not a verb."""
+    """`github` written "GitHub" inside a sentence: a proper name, not a verb. A sentence's first word
+    ("Page them when urgent") and shouting ("PAGE") are capitalised whatever they are."""
     for m in re.finditer(rf"\b{re.escape(word)}\b", description, re.I):
-        if m.start() > 0 and not m.group().islower():
+        written = m.group()
+        if written.islower() or written.isupper():
+            continue
+        before = description[:m.start()].rstrip(" \t\"'`(*-")
+        if before and before[-1] not in ".!?;:\n":
             return True
     return False
 

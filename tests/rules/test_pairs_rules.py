@@ -203,6 +203,11 @@ def test_a_force_that_only_silences_a_missing_path_is_no_escalation() -> None:
 
     assert not list(get("escalation-flag").check(rm("Suppress errors if path doesn't exist"), CTX))
     assert list(get("escalation-flag").check(rm("Overwrite protected files"), CTX))
+    # a force that says more than that is judged as any force (a read-through's cases)
+    for more in ("Kill and remove a running container; suppress errors if it is already gone",
+                 "Force-delete even when unmerged, and ignore errors",
+                 "Remove even if it is not empty; does not fail when it is missing"):
+        assert list(get("escalation-flag").check(rm(more), CTX)), more
 
 
 @pytest.mark.parametrize(("name", "annotations"), [
@@ -227,6 +232,10 @@ def test_a_read_tool_behind_a_prefix_or_its_annotation_is_no_escalation(
             ("page_get_oncall", "Get the on-call engineer for a service and page them.",
              {"urgency": {"type": "string", "enum": ["P1", "P2", "P3"]}}),
             ("email_list_members", "List the members of a team and email each of them.",
+             {"notify_all": {"type": "boolean"}}),
+            ("page_get_oncall", "Get the on-call engineer for a service. Page them when urgent is set.",
+             {"urgency": {"type": "string", "enum": ["P1", "P2", "P3"]}}),
+            ("email_list_members", "List the members of a team. Email them all: notify_all does.",
              {"notify_all": {"type": "boolean"}})):
         own = make_tool({"name": verb, "description": text,
                          "input_schema": {"type": "object", "properties": prop}})

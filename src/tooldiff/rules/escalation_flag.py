@@ -70,9 +70,14 @@ _FLAG_DESC = re.compile(
 _REDO_NAME = re.compile(r"(?:^|_)force_?re(?:build|fresh|load|index|compute|generate|fetch|scan|sync)", re.I)
 _REDO_DESC = re.compile(
     r"\beven if (?:the |its |it |data |\w+ ){0,3}(?:is |are |was |has |have )?(?:been )?(?:fresh|unchanged"
-    r"|up[- ]to[- ]date|cached|current|already (?:indexed|built|synced|cached|computed))\b"
-    # `rm -f`: a force that only keeps a missing path from failing the call changes nothing it would not
-    r"|\b(?:suppress|ignore|silence)(?:es|s)? (?:the )?errors?\b|\bdo(?:es)?(?: not|n't) (?:fail|error)\b",
+    r"|up[- ]to[- ]date|cached|current|already (?:indexed|built|synced|cached|computed))\b",
+    re.I,
+)
+# `rm -f`: a force whose whole description is about a missing target not failing the call changes nothing
+# the call would not do. Any more words (kill, overwrite, even when unmerged) and it is judged as any force.
+_MISSING_OK = re.compile(
+    r"\s*(?:suppress|ignore|silence|skip)(?:es|s)? (?:the )?errors? (?:if|when) (?:the )?(?:\w+ )?"
+    r"(?:does(?: not|n't) exist|is missing|is not found|is absent|is already gone)\.?\s*",
     re.I,
 )
 # Flags that widen what one call reaches, and the names of tools for which that is an escalation.
@@ -141,6 +146,8 @@ def _redo(name: str, desc: str) -> bool:
     plain = _snake(name)
     if "force" not in plain:  # `purge` "even if cached" still purges
         return False
+    if _MISSING_OK.fullmatch(desc):
+        return True
     return bool(_REDO_NAME.search(plain) or (_REDO_DESC.search(desc) and not _FLAG_DESC.search(desc)))
 
 
