@@ -309,3 +309,24 @@ def test_diff_paths_report_paths_from_the_root_in_every_format(
     assert {f["file"] for f in json.loads(out)["resolved"]} == {"new/tools.json"}
     _, out, _ = run(capsys, "diff", "../old", ".")
     assert "tools.json:" in out and "new/tools.json" not in out  # text: from where it ran, as before
+
+
+def test_diff_paths_with_the_base_outside_the_repository_still_roots_the_head(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A base checked out to a temporary folder (CI's way) undid the rooting for every format; now the head
+    keeps `new/tools.json` and the base's files are named in full."""
+    repo = init(tmp_path / "repo")
+    (repo / "new").mkdir()
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "tools.json").write_bytes(BASE.read_bytes())
+    (repo / "new" / "tools.json").write_bytes(HEAD.read_bytes())
+    monkeypatch.chdir(repo)
+    _, out, _ = run(capsys, "diff", str(tmp_path / "old"), "new", "--format", "json")
+    assert {f["file"] for f in json.loads(out)["findings"]} == {"new/tools.json"}
+    (tmp_path / "old" / "tools.json").write_bytes(HEAD.read_bytes())
+    (repo / "new" / "tools.json").write_bytes(BASE.read_bytes())
+    _, out, _ = run(capsys, "diff", str(tmp_path / "old"), "new", "--format", "json")
+    assert {f["file"] for f in json.loads(out)["resolved"]} == {(tmp_path / "old" / "tools.json").as_posix()}
+    _, out, _ = run(capsys, "diff", str(tmp_path / "old"), "new")
+    assert f"{(tmp_path / 'old' / 'tools.json').as_posix()}:" in out, out

@@ -59,22 +59,24 @@ def _emit(
         sys.stdout.write(text)
 
 
-def _rooted(report: Report, base: Path, head: Path) -> tuple[Report, Path | None]:
+def _rooted(report: Report, base: Path, head: Path, config: str | None = None) -> tuple[Report, Path | None]:
     """`diff A B`'s report with paths from the root `check` would use here (`b/tools.json`, not
     `tools.json`): JSON, SARIF and annotations name files there. Each side's files are under its own
-    folder; compared folders outside that root keep the paths inside them, and the text shows them from the
-    head folder."""
+    folder; a base folder outside that root (a checkout in a temporary folder) gives absolute paths. With
+    the head outside it, the paths stay inside the head folder, and the text shows them from there."""
     import dataclasses
     import posixpath
 
     from tooldiff.check import project_root
     from tooldiff.model import is_code_label
 
-    root = project_root(Path.cwd()).resolve()
+    root = project_root(Path.cwd(), config).resolve()
     base_dir, head_dir = ((p if p.is_dir() else p.parent).resolve() for p in (base, head))
-    if not (base_dir.is_relative_to(root) and head_dir.is_relative_to(root)):
+    if not head_dir.is_relative_to(root):
         return report, head_dir
-    below = {"base": base_dir.relative_to(root).as_posix(), "head": head_dir.relative_to(root).as_posix()}
+    below = {"head": head_dir.relative_to(root).as_posix(),
+             "base": base_dir.relative_to(root).as_posix() if base_dir.is_relative_to(root)
+             else base_dir.as_posix()}
 
     def at(side: str, file: str) -> str:
         prefix = below[side]
@@ -382,7 +384,7 @@ def _diff(args: argparse.Namespace) -> int:
         report = diffrun.run_diff_paths(Path(args.paths[0]), Path(args.paths[1]), config,
                                         token_methods=_token_methods(args),
                                         adjust=lambda c: _selected(args, c))
-        report, root = _rooted(report, Path(args.paths[0]), Path(args.paths[1]))
+        report, root = _rooted(report, Path(args.paths[0]), Path(args.paths[1]), args.config)
     elif args.worktree and args.base == "HEAD" and not _has_commits(Path.cwd()):
         # The first commit (the pre-commit hook's case): nothing to compare with, so every finding is new.
         from tooldiff.check import invocation, run_check
