@@ -104,11 +104,13 @@ def _outputs(settings: Settings, plan: Plan) -> Outputs:
 
 def _writable(name: str, fmt: str, path: Path) -> None:
     """A report file must not take the place of a folder, nor of a tool file the run reads."""
-    from tooldiff.parsers import parse_bytes
+    from tooldiff.parsers import DEFAULT_MAX_BYTES, parse_bytes
 
     if path.is_dir():
         raise SettingsError(f"{name!r} is a folder: name a file for the {fmt.upper()} report")
-    if path.is_file() and not path.is_symlink() and parse_bytes(name, path.read_bytes()).tools:
+    # A file past the size limit is no tool file the run reads, and a fork PR may commit one there.
+    small = path.is_file() and not path.is_symlink() and path.stat().st_size <= DEFAULT_MAX_BYTES
+    if small and parse_bytes(name, path.read_bytes()).tools:
         raise SettingsError(f"{name!r} holds tool definitions, which the {fmt.upper()} report would "
                             "overwrite: name another file")
 

@@ -527,3 +527,17 @@ def test_the_report_outputs_are_workspace_paths(fake: FakeGitHub, tmp_path: Path
     outputs = {lines[i].split("<<")[0]: lines[i + 1] for i in range(0, len(lines), 3)}
     assert (outputs["sarif"], outputs["report-json"]) == ("out/tooldiff.sarif", "report.json")
     assert (pr.repo / "out" / "tooldiff.sarif").is_file() and (pr.repo / "report.json").is_file()
+
+
+def test_a_huge_file_at_the_output_path_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check that an output path holds no tool file read the whole file: a fork PR could commit 3 GB
+    at `tooldiff.sarif`. A file past the size limit is not read (nor is it a tool file the run reads)."""
+    big = tmp_path / "tooldiff.sarif"
+    with big.open("wb") as fh:
+        fh.truncate(3_000_000_000)  # sparse: no disk used
+
+    def refuse(self: Path) -> bytes:
+        raise AssertionError(f"read {self}")
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    action._writable("tooldiff.sarif", "sarif", big)
