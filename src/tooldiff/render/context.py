@@ -24,7 +24,7 @@ class PathsFrom:
     up: str = ""
 
     def show(self, path: str) -> str:
-        if not path or path.startswith("/"):  # a diff's base outside the root is named in full
+        if not path or path.startswith("/") or path[1:3] == ":/":  # a base outside the root, in full
             return path
         if self.here:  # both relative to the root: relpath's result does not depend on the process's folder
             return posixpath.relpath(posixpath.normpath(path), self.here)
