@@ -108,9 +108,16 @@ def _writable(name: str, fmt: str, path: Path) -> None:
 
     if path.is_dir():
         raise SettingsError(f"{name!r} is a folder: name a file for the {fmt.upper()} report")
+    if path.exists() and not path.is_file():  # a FIFO or a device: writing would wait or go elsewhere
+        raise SettingsError(f"{name!r} is not a regular file: name a file for the {fmt.upper()} report")
     # A file past the size limit is no tool file the run reads, and a fork PR may commit one there.
     small = path.is_file() and not path.is_symlink() and path.stat().st_size <= DEFAULT_MAX_BYTES
-    if small and parse_bytes(name, path.read_bytes()).tools:
+    try:
+        held = small and bool(parse_bytes(name, path.read_bytes()).tools)
+    except OSError as exc:
+        raise SettingsError(f"{name!r} cannot be read ({exc.strerror or exc}), so it cannot be written "
+                            "either: name another file") from None
+    if held:
         raise SettingsError(f"{name!r} holds tool definitions, which the {fmt.upper()} report would "
                             "overwrite: name another file")
 

@@ -541,3 +541,26 @@ def test_a_huge_file_at_the_output_path_is_not_read(tmp_path: Path, monkeypatch:
 
     monkeypatch.setattr(Path, "read_bytes", refuse)
     action._writable("tooldiff.sarif", "sarif", big)
+
+
+def test_an_output_path_that_is_no_regular_file_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A FIFO at the output path would make the write wait forever; a file that cannot be read would end
+    the run in a traceback. Both are said as the input error they are."""
+    import os
+
+    from tooldiff.settings import SettingsError
+
+    fifo = tmp_path / "tooldiff.sarif"
+    os.mkfifo(fifo)
+    with pytest.raises(SettingsError, match="not a regular file"):
+        action._writable("tooldiff.sarif", "sarif", fifo)
+    locked = tmp_path / "report.json"
+    locked.write_text("{}")
+
+    def denied(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", denied)
+    with pytest.raises(SettingsError, match="cannot be read"):
+        action._writable("report.json", "json", locked)
