@@ -374,3 +374,19 @@ def test_a_move_under_a_new_name_is_never_picked_among_alike_tools() -> None:
     head = [ts("a.json", t("k", file="a.json")), ts("b.json", t("k2", file="b.json")),
             ts("c.json", t("new_ticket", text, file="c.json"))]
     assert diff_toolsets(base, head, {}).moved_renames() == {}
+
+
+def test_a_move_under_a_new_name_beside_an_unrelated_namesake_elsewhere() -> None:
+    """Findings are keyed by (toolset, name): another open_ticket added in a third file takes nothing from
+    this one, which moved word for word from old.json to new.json."""
+    text = "Create a support ticket for the customer."
+    other = {"type": "object", "properties": {"id": {"type": "integer"}}}
+    base = [ts("old.json", t("create_ticket", text, file="old.json"),
+               t("k", "Keep.", other, file="old.json")),
+            ts("other.json", t("k2", "Keep.", other, file="other.json"))]
+    head = [ts("old.json", t("k", "Keep.", other, file="old.json")),
+            ts("new.json", t("open_ticket", text, file="new.json")),
+            ts("other.json", t("k2", "Keep.", other, file="other.json"),
+               t("open_ticket", "Open a jira issue.", other, file="other.json"))]
+    assert diff_toolsets(base, head, {}).moved_renames() == {
+        ("old.json", "create_ticket"): ("new.json", "open_ticket")}

@@ -173,10 +173,15 @@ def _written_as_a_name(word: str, description: str) -> bool:
         written = m.group()
         if written.islower() or written.isupper():
             continue
-        before = description[:m.start()].rstrip(" \t\"'`(*-")
-        if before and before[-1] not in ".!?;:\n":
+        before = description[:m.start()].rstrip(_OPENERS)  # quotes, brackets, list markers, numbers
+        ends = bool(before) and before[-1] in ".!?;…\n" and not _ABBREVIATION.search(before)
+        if before and not ends:
             return True
     return False
+
+
+_OPENERS = " \t\u00a0\"'`“‘(*-+•#[]0123456789)"
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|incl|approx)\.$", re.I)  # not a sentence's end
 
 
 def _opens_with(description: str, verb: str) -> bool:

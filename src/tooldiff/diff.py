@@ -141,8 +141,8 @@ class TreeDiff:
             if len(froms) != 1 or len(tos) != 1:
                 continue
             (src, was), (dst, now) = froms[0], tos[0]
-            if len(left[was]) != 1 or len(joined[now]) != 1:
-                continue  # the name left (or joined) twice: whose findings are keyed by it cannot be told
+            if sum(ts == src for ts, _ in left[was]) != 1 or sum(ts == dst for ts, _ in joined[now]) != 1:
+                continue  # the name left (or joined) one toolset twice: whose findings are keyed by it?
             held = {(src, was), (src, now), (dst, was), (dst, now)} & stays
             if src != dst and was != now and not held:
                 renamed[(src, was)] = (dst, now)

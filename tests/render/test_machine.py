@@ -215,3 +215,11 @@ def test_a_code_defined_tool_is_annotated_without_a_file() -> None:
     assert got.startswith("::warning title=tooldiff missing-description (lookup)::")
     assert "file=" not in got and "line=" not in got
     assert got.endswith(f"::{label}: lookup has no description.")
+
+
+def test_a_text_path_is_shown_from_where_the_command_ran_unless_it_is_absolute() -> None:
+    from tooldiff.render.context import PathsFrom
+
+    assert PathsFrom(here="agents").show("agents/tools.json") == "tools.json"
+    assert PathsFrom(here="agents").show("/tmp/base/tools.json") == "/tmp/base/tools.json"
+    assert PathsFrom(here="agents").show("C:/tools.json") == "../C:/tools.json"  # a folder, on POSIX

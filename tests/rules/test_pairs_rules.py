@@ -193,6 +193,17 @@ def test_a_flag_that_widens_a_delete_is_an_escalation(tool_name: str, flag: str,
     assert bool(list(get("escalation-flag").check(tool, CTX))) is fires
 
 
+@pytest.mark.parametrize("text", [
+    "List code scanning alerts from a code host, e.g. GitHub.",  # "e.g." ends no sentence
+    "List code scanning alerts. Source: GitHub.",  # nor does a colon
+])
+def test_a_vendor_named_after_an_abbreviation_or_a_colon_is_still_a_name(text: str) -> None:
+    tool = make_tool({"name": "github_list_code_scanning_alerts", "description": text,
+                      "input_schema": {"type": "object", "properties": {
+                          "severity": {"type": "string", "enum": ["critical", "high", "medium", "low"]}}}})
+    assert not list(get("escalation-flag").check(tool, CTX))
+
+
 def test_a_force_that_only_silences_a_missing_path_is_no_escalation() -> None:
     """fastfs `fastfs_rm(force)`: "Suppress errors if path doesn't exist", as `rm -f`; the tool deletes either
     way. A force that overwrites is still one."""
@@ -203,6 +214,14 @@ def test_a_force_that_only_silences_a_missing_path_is_no_escalation() -> None:
 
     assert not list(get("escalation-flag").check(rm("Suppress errors if path doesn't exist"), CTX))
     assert list(get("escalation-flag").check(rm("Overwrite protected files"), CTX))
+    # only a missing path, on a plain force of a removal, earns it (a read-through's cases)
+    for text in ("Ignore errors if approval is missing.",
+                 "Suppress errors if the safeguard is already gone."):
+        assert list(get("escalation-flag").check(rm(text), CTX)), text
+    props = {"force": {"type": "boolean", "description": "Suppress errors if path doesn't exist"}}
+    push = make_tool({"name": "git_push", "description": "Push the branch to its remote.",
+                      "input_schema": {"type": "object", "properties": props}})
+    assert list(get("escalation-flag").check(push, CTX))
     # a force that says more than that is judged as any force (a read-through's cases)
     for more in ("Kill and remove a running container; suppress errors if it is already gone",
                  "Force-delete even when unmerged, and ignore errors",
@@ -236,7 +255,9 @@ def test_a_read_tool_behind_a_prefix_or_its_annotation_is_no_escalation(
             ("page_get_oncall", "Get the on-call engineer for a service. Page them when urgent is set.",
              {"urgency": {"type": "string", "enum": ["P1", "P2", "P3"]}}),
             ("email_list_members", "List the members of a team. Email them all: notify_all does.",
-             {"notify_all": {"type": "boolean"}})):
+             {"notify_all": {"type": "boolean"}}),
+            ("page_get_oncall", "Get the on-call engineer for a service.\n1) Page them when urgent is set.",
+             {"urgency": {"type": "string", "enum": ["P1", "P2", "P3"]}})):
         own = make_tool({"name": verb, "description": text,
                          "input_schema": {"type": "object", "properties": prop}})
         assert list(get("escalation-flag").check(own, CTX)), verb

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ class PathsFrom:
     up: str = ""
 
     def show(self, path: str) -> str:
-        if not path or path.startswith("/") or path[1:3] == ":/":  # a base outside the root, in full
+        if not path or os.path.isabs(path):  # a diff's base outside the root is named in full
             return path
         if self.here:  # both relative to the root: relpath's result does not depend on the process's folder
             return posixpath.relpath(posixpath.normpath(path), self.here)

@@ -76,8 +76,9 @@ _REDO_DESC = re.compile(
 # `rm -f`: a force whose whole description is about a missing target not failing the call changes nothing
 # the call would not do. Any more words (kill, overwrite, even when unmerged) and it is judged as any force.
 _MISSING_OK = re.compile(
-    r"\s*(?:suppress|ignore|silence|skip)(?:es|s)? (?:the )?errors? (?:if|when) (?:the )?(?:\w+ )?"
-    r"(?:does(?: not|n't) exist|is missing|is not found|is absent|is already gone)\.?\s*",
+    r"\s*(?:suppress|ignore|silence|skip)(?:es|s)? (?:the )?errors? (?:if|when) (?:the )?"
+    r"(?:it|(?:target |given )?(?:path|file|directory|folder|target|entry))"
+    r" (?:does(?: not|n't) exist|is missing|is not found|is absent|is already gone)\.?\s*",
     re.I,
 )
 # Flags that widen what one call reaches, and the names of tools for which that is an escalation.
@@ -141,20 +142,20 @@ def _flag_name(name: str) -> bool:
     return bool(_FLAG.search(snake)) and not _SAFER.search(snake)
 
 
-def _redo(name: str, desc: str) -> bool:
+def _redo(name: str, desc: str, tool_name: str = "") -> bool:
     """A force flag that only makes the tool redo work it would skip: no state is overwritten or lost."""
     plain = _snake(name)
     if "force" not in plain:  # `purge` "even if cached" still purges
         return False
-    if _MISSING_OK.fullmatch(desc):
-        return True
+    if plain == "force" and _DESTROYS.search(_snake(tool_name)) and _MISSING_OK.fullmatch(desc):
+        return True  # `rm -f`: a plain force on a removal, not `force_overwrite`, not `git_push(force)`
     return bool(_REDO_NAME.search(plain) or (_REDO_DESC.search(desc) and not _FLAG_DESC.search(desc)))
 
 
-def _why(name: str, prop: dict[str, Any], tool_text: str) -> str | None:
+def _why(name: str, prop: dict[str, Any], tool_text: str, tool_name: str = "") -> str | None:
     desc = prop.get("description", "") if isinstance(prop.get("description"), str) else ""
     if prop.get("type") == "boolean" and (_flag_name(name) or _FLAG_DESC.search(desc)):
-        if _redo(name, desc):
+        if _redo(name, desc, tool_name):
             return None
         return f"setting {name} to {'false' if _FALSE_TRIGGERS.search(desc) else 'true'}"
     values = prop.get("enum")
@@ -185,7 +186,7 @@ def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
             continue
         if prop.get("type") != "boolean" and "enum" not in prop:
             continue  # `_why` answers only for a flag or a choice of values: most properties are neither
-        why = _why(name, prop, text)
+        why = _why(name, prop, text, tool.name)
         # A whole tree, every namespace: where one was meant, only a tool named for destroying what it
         # reaches makes that an escalation (`watch_directory(recursive)` watches more, that is all).
         widens = why is None and prop.get("type") == "boolean" and _WIDER.search(_snake(name))
