@@ -390,3 +390,17 @@ def test_a_move_under_a_new_name_beside_an_unrelated_namesake_elsewhere() -> Non
                t("open_ticket", "Open a jira issue.", other, file="other.json"))]
     assert diff_toolsets(base, head, {}).moved_renames() == {
         ("old.json", "create_ticket"): ("new.json", "open_ticket")}
+
+
+def test_a_twin_renamed_in_place_keeps_its_toolset_s_findings_from_a_twin_that_moved() -> None:
+    """y.json had two tools named b: one is renamed to a in place, the other moves to x.json, which keeps an
+    `a` of its own. The findings keyed (y.json, b) followed both maps at once and landed on x.json's a."""
+    one, two = {"type": "object", "properties": {"q": {"type": "string"}}}, {"type": "object"}
+    first, second = "Create a support ticket for the customer.", "Delete the given user account now."
+    base = [ts("x.json", t("a", first, two, file="x.json")),
+            ts("y.json", t("b", second, one, file="y.json"), t("b", first, one, file="y.json"))]
+    head = [ts("x.json", t("a", first, two, file="x.json"), t("b", first, two, file="x.json")),
+            ts("y.json", t("a", second, one, file="y.json"))]
+    tree = diff_toolsets(base, head, {})
+    key = ("y.json", "b")
+    assert (tree.move_map().get(key, "y.json"), tree.name_map().get(key, "b")) != ("x.json", "a")

@@ -104,6 +104,10 @@ class TreeDiff:
     def _moves(self) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], tuple[str, str]]]:
         """Both kinds of move, worked out together: `move_map` and `name_map` must agree on every tool."""
         left, joined, stays = self._leaving()
+        # A name renamed in place in its toolset keys that toolset's findings to the new name (`name_map`):
+        # a twin of it that left for another toolset cannot take them too.
+        stays |= {(d.base_id, c.previous_name) for d in self.toolsets for c in d.tools
+                  if c.change == "renamed" and d.base_id is not None and c.previous_name is not None}
         same: dict[tuple[str, str], str] = {}
         for name, gone in left.items():
             came = joined.get(name, [])
