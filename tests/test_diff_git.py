@@ -747,7 +747,8 @@ def test_tools_moved_to_another_file_keep_their_findings(tmp_path: Path) -> None
     comment = markdown.render(report, RenderContext())
     assert "moved from agent/helpdesk.json" in comment and "moved to agent/weather.json" in comment
     assert "new tool" not in comment and "tool removed" not in comment
-    assert "Tools changed: 2 moved" in text.render(report, RenderContext())
+    shown = text.render(report, RenderContext())
+    assert "Tools changed: 2 moved" in shown and "Checked 2 changed tools" in shown, shown
 
 
 def test_a_baselined_finding_on_a_moved_tool_is_not_new(tmp_path: Path) -> None:

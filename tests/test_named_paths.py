@@ -225,6 +225,10 @@ def test_a_named_file_without_tools_is_said(
     assert "no tool definitions" in note and "tools.json" not in note
     _, whole = check(capsys, monkeypatch, tmp_path)
     assert not [n for n in whole["notes"] if "openapi.json" in n]
+    # with parse errors ignored, a broken tool file is not said to hold no tools
+    (tmp_path / "broken.json").write_text('[{"name": "x", "description": "y", "input_schema": ', "utf-8")
+    main(["check", "--ignore", "parse-error", "--format", "json", "broken.json"])
+    assert json.loads(capsys.readouterr().out)["notes"] == []
     # pre-commit names every changed JSON file: there a data file is skipped in silence
     main(["check", "--skip-non-tool-files", "--format", "json", "openapi.json"])
     assert json.loads(capsys.readouterr().out)["notes"] == []

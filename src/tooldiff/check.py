@@ -131,7 +131,9 @@ def run_check(
                                   token_methods=token_methods, notes=chosen.notes)
         report = mates.cut(report, near.named) if near is not None else report
         named_outright = bool(paths) if named is None else named  # pre-commit's changed files are not
-        return _say_empty(report, paths, chosen.paths) if paths and named_outright else report
+        # With parse errors ignored, a file that does not parse cannot be told from one without tools.
+        said = named_outright and config.rule_enabled("parse-error")
+        return _say_empty(report, paths, chosen.paths) if paths and said else report
 
 
 def _say_empty(report: Report, paths: Sequence[str], read: Sequence[str]) -> Report:

@@ -140,9 +140,14 @@ def _selected(args: argparse.Namespace, config: Config) -> Config:
     return args.selection.apply(config) if args.selection is not None else config
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any; a diff of two "
-                                     "paths reads each folder's own, else the root's)")
+_CHECK_CONFIG = ("config file (default: .tooldiff.yml at the root, if any); named, it roots the run at this "
+                 "folder and must lie inside it")
+_DIFF_CONFIG = ("config file (default: .tooldiff.yml at the root, if any), read from each ref as a path from "
+                "the repository root; a diff of two paths reads each folder's own, else the root's")
+
+
+def _common(p: argparse.ArgumentParser, config_help: str = _CHECK_CONFIG) -> None:
+    p.add_argument("--config", help=config_help)
     _selection(p)
     p.add_argument("--format", choices=FORMATS, default="text",
                    help="text for a terminal, json (report.schema.json), markdown (the PR comment), sarif "
@@ -201,7 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="text: a table; json: for each tool its tokens (the estimate), descriptionChars, "
                         "schemaHash, targets, issues and ok (no error among them), with the totals tokens "
                         "and issueCount")
-    p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any)")
+    p.add_argument("--config", help=_CHECK_CONFIG)
     _selection(p)
 
     p = sub.add_parser("diff", help="compare tool definitions between two refs or two paths")
@@ -212,11 +217,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --base: only these files or folders; without it: two paths, "
                         "BASE_PATH HEAD_PATH, compared as base and head (two files, two folders, or a "
                         "file and a folder of one toolset; a missing path is an error)")
-    _common(p)
+    _common(p, _DIFF_CONFIG)
 
     p = sub.add_parser("baseline", help="accept the current findings: write the baseline file")
     p.add_argument("paths", nargs="*", help="files or folders (default: as check)")
-    p.add_argument("--config", help="config file (default: .tooldiff.yml at the root, if any)")
+    p.add_argument("--config", help=_CHECK_CONFIG)
     p.add_argument("--reason", default="accepted when the baseline was written",
                    help="the reason recorded for findings not yet in the baseline (those already in it keep "
                         "theirs)")

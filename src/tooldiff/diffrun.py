@@ -319,7 +319,8 @@ def _stats(tree: TreeDiff, base: Analysis, head: Analysis, scope: Scope) -> dict
     return {
         "toolsets": len(tree.toolsets),
         "toolsets_changed": len(tree.changed),
-        "tools_changed": sum(len(d.changes) for d in tree.changed),
+        # A tool moved to another toolset is one change, not a removal and an addition.
+        "tools_changed": sum(len(d.changes) for d in tree.changed) - len(tree.move_map()),
         "neighbours": len(scope.neighbours),
         "pairs_recandidated": len(scope.pairs),
         "tools_analysed": head.stats.get("tools_analysed", 0),
