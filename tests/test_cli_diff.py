@@ -330,3 +330,19 @@ def test_diff_paths_with_the_base_outside_the_repository_still_roots_the_head(
     assert {f["file"] for f in json.loads(out)["resolved"]} == {(tmp_path / "old" / "tools.json").as_posix()}
     _, out, _ = run(capsys, "diff", str(tmp_path / "old"), "new")
     assert f"{(tmp_path / 'old' / 'tools.json').as_posix()}:" in out, out
+
+
+def test_diff_paths_with_both_folders_outside_the_repository_names_the_base_in_full(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the head outside the root too, a resolved finding's `tools.json` was shown under the head
+    folder, a file that holds no such finding."""
+    repo = init(tmp_path / "repo")
+    for name, data in (("old", HEAD), ("new", BASE)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "tools.json").write_bytes(data.read_bytes())
+    monkeypatch.chdir(repo)
+    _, out, _ = run(capsys, "diff", str(tmp_path / "old"), str(tmp_path / "new"), "--format", "json")
+    assert {f["file"] for f in json.loads(out)["resolved"]} == {(tmp_path / "old" / "tools.json").as_posix()}
+    _, out, _ = run(capsys, "diff", str(tmp_path / "old"), str(tmp_path / "new"))
+    assert f"{(tmp_path / 'old' / 'tools.json').as_posix()}:" in out, out

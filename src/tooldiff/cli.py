@@ -63,7 +63,8 @@ def _rooted(report: Report, base: Path, head: Path, config: str | None = None) -
     """`diff A B`'s report with paths from the root `check` would use here (`b/tools.json`, not
     `tools.json`): JSON, SARIF and annotations name files there. Each side's files are under its own
     folder; a base folder outside that root (a checkout in a temporary folder) gives absolute paths. With
-    the head outside it, the paths stay inside the head folder, and the text shows them from there."""
+    the head outside it, the head's paths stay inside the head folder (the text shows them from there), and
+    the base's are absolute."""
     import dataclasses
     import posixpath
 
@@ -72,11 +73,13 @@ def _rooted(report: Report, base: Path, head: Path, config: str | None = None) -
 
     root = project_root(Path.cwd(), config).resolve()
     base_dir, head_dir = ((p if p.is_dir() else p.parent).resolve() for p in (base, head))
-    if not head_dir.is_relative_to(root):
-        return report, head_dir
-    below = {"head": head_dir.relative_to(root).as_posix(),
-             "base": base_dir.relative_to(root).as_posix() if base_dir.is_relative_to(root)
-             else base_dir.as_posix()}
+    if head_dir.is_relative_to(root):
+        below = {"head": head_dir.relative_to(root).as_posix(),
+                 "base": base_dir.relative_to(root).as_posix() if base_dir.is_relative_to(root)
+                 else base_dir.as_posix()}
+    else:  # paths stay inside the head folder; the base's, in another folder, are named in full
+        root = head_dir
+        below = {"head": ".", "base": "." if base_dir == head_dir else base_dir.as_posix()}
 
     def at(side: str, file: str) -> str:
         prefix = below[side]
