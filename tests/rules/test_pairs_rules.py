@@ -204,6 +204,21 @@ def test_a_vendor_named_after_an_abbreviation_or_a_colon_is_still_a_name(text: s
     assert not list(get("escalation-flag").check(tool, CTX))
 
 
+def test_an_undescribed_force_on_a_tool_that_writes_nothing_is_no_escalation() -> None:
+    """dftracer-agents: `event_count(force)`, `aggregator(force)`, no word on what force does, on a tool that
+    counts. On a tool that copies or deletes, the same undescribed force is one."""
+    def tool(name: str, text: str) -> Any:
+        props = {"path": {"type": "string"}, "force": {"type": "boolean", "description": ""}}
+        return make_tool({"name": name, "description": text,
+                          "input_schema": {"type": "object", "properties": props}})
+
+    counts = tool("event_count", "Count valid events in the files.")
+    assert not list(get("escalation-flag").check(counts, CTX))
+    for name, text in (("delete_folder", "Delete a folder and its files."),
+                       ("copy_file", "Copy a file to a destination path.")):
+        assert list(get("escalation-flag").check(tool(name, text), CTX)), name
+
+
 def test_a_force_that_only_silences_a_missing_path_is_no_escalation() -> None:
     """fastfs `fastfs_rm(force)`: "Suppress errors if path doesn't exist", as `rm -f`; the tool deletes either
     way. A force that overwrites is still one."""

@@ -14,7 +14,8 @@ author marks read-only (`readOnlyHint: true`, or `blast: read` in the config), r
 what it reads, and none is reported.
 Nor is a `force` that only makes the tool redo its work (`force_rebuild`, `forceRefresh`, "Force re-index
 all docs even if unchanged"), or keeps a missing path from failing the call (`rm -f`: "Suppress errors if
-path doesn't exist"): it overwrites nothing the call would not.
+path doesn't exist"): it overwrites nothing the call would not. Nor is an undescribed `force` on a tool
+whose words say it writes nothing (`event_count`, "Count valid events in the files").
 
 ## Why it matters
 The model reaches the dangerous behaviour from the ordinary path by setting one value, and the only guard is
@@ -174,6 +175,11 @@ def _said_to_read(tool: Tool, ctx: Context) -> bool:
     return found.level == "read" and found.evidence in ("annotations", "config")
 
 
+def _writes_nothing(tool: Tool, ctx: Context) -> bool:
+    """No write, destructive or external wording in the tool's name and opening (`blast.assess`)."""
+    return assess(tool, ctx.tool_settings).level == "read"
+
+
 def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
     schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
     props = schema.get("properties")
@@ -198,6 +204,8 @@ def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
             reads = _said_to_read(tool, ctx)
         if reads:
             return
+        if _snake(name) == "force" and not prop.get("description") and _writes_nothing(tool, ctx):
+            continue  # dftracer's `event_count(force)`: nothing the tool does is raised by forcing it
         yield Problem(
             message=(
                 f"{why} switches {tool.name} into a higher blast radius: the only guard is the sentence "
