@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from tooldiff.model import Change, Tool, Toolset
@@ -44,7 +45,7 @@ class ToolsetDiff:
         return tuple(t for t in self.tools if t.change != "unchanged")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)  # no slots: `_moves` is cached on the instance
 class TreeDiff:
     toolsets: tuple[ToolsetDiff, ...]
 
@@ -90,7 +91,7 @@ class TreeDiff:
         leave and to join, with no namesake staying behind or waiting there, and the same tool (its
         description or its schema unchanged). Its findings move with it. Tools that moved under a new name
         (`moved_renames`) are in it too, under their old name."""
-        same, renamed = self._moves()
+        same, renamed = self._moves
         return {**same, **{key: ts for key, (ts, _) in renamed.items()}}
 
     def moved_renames(self) -> dict[tuple[str, str], tuple[str, str]]:
@@ -99,10 +100,12 @@ class TreeDiff:
         words or more, schema, strict, annotations and title): the only tool removed and the only one added
         so, each name the only one of it to leave or to join, and neither name held by a tool that stays
         in either toolset (findings keyed by it would be that tool's)."""
-        return self._moves()[1]
+        return dict(self._moves[1])  # a copy: the cached one answers every later call
 
+    @cached_property
     def _moves(self) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], tuple[str, str]]]:
-        """Both kinds of move, worked out together: `move_map` and `name_map` must agree on every tool."""
+        """Both kinds of move, worked out together (`move_map` and `name_map` must agree on every tool), and
+        once: a diff asks for them from the translation, the rows and the stats."""
         left, joined, stays = self._leaving()
         # A name renamed in place in its toolset keys that toolset's findings to the new name (`name_map`):
         # a twin of it that left for another toolset cannot take them too.
