@@ -97,17 +97,13 @@ def _diff(settings: Settings, plan: Plan) -> Report:
 def _all_there(source: FileSource, paths: Sequence[str]) -> None:
     """A `paths` entry that names nothing is a typo, said as one (exit 2), as a diff says it: as a finding
     it would put a code-scanning alert on a file that does not exist."""
-    from tooldiff.sources import PathsError
+    from tooldiff.sources import PathsError, first_missing
 
     if not paths:
         return
-    listed = source.list_files()
-    files = set(listed)
-    for shown in paths:
-        path = posixpath.normpath(shown.replace("\\", "/")).strip("/")
-        if path in (".", "") or path in files or any(f.startswith(path + "/") for f in listed):
-            continue
-        raise PathsError(f"{shown}: no such file or folder in the checkout")
+    rel = [posixpath.normpath(p.replace("\\", "/")).strip("/") for p in paths]
+    if (missing := first_missing(paths, rel, source.list_files())) is not None:
+        raise PathsError(f"{missing}: no such file or folder in the checkout")
 
 
 def _audit(settings: Settings, plan: Plan) -> Report:

@@ -29,7 +29,7 @@ from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
 from tooldiff.model import Finding, ParsedFile, ParseError, Report, Tool, Toolset
 from tooldiff.narrow import relevant_files
 from tooldiff.scope import Scope, scopes, widen
-from tooldiff.sources import FileSource, OneFile, PathsError, WorktreeSource
+from tooldiff.sources import FileSource, OneFile, PathsError, WorktreeSource, first_missing
 
 
 @dataclass(slots=True)
@@ -358,11 +358,9 @@ def _all_there(paths: Sequence[str], rel: Sequence[str], refs: _Refs, base: str,
     """A path at neither ref is a typo: the diff would pass forever, finding no tool changed."""
     if not paths:
         return
-    listed = set(refs.base_src.list_files()) | set(refs.head_src.list_files())
-    for shown, path in zip(paths, rel, strict=True):
-        if path in (".", "") or path in listed or any(f.startswith(path + "/") for f in listed):
-            continue
-        raise PathsError(f"{shown}: no such file or folder at {base} or {head}")
+    listed = {*refs.base_src.list_files(), *refs.head_src.list_files()}
+    if (missing := first_missing(paths, rel, listed)) is not None:
+        raise PathsError(f"{missing}: no such file or folder at {base} or {head}")
 
 
 def used_config(repo: str | Path, base: str, head: str, *, config_from: Literal["head", "base"] = "head",

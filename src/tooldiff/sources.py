@@ -10,7 +10,7 @@ import os
 import posixpath
 import re
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -50,6 +50,17 @@ class FileSource(Protocol):
     def link_leaves(self, path: str, target: str) -> bool:
         """Whether the symlink at `path`, whose text is `target`, leads out of the tree."""
         ...
+
+
+def first_missing(paths: Sequence[str], rel: Sequence[str], listed: Iterable[str]) -> str | None:
+    """The first of `paths` (as written; `rel`, each as a path in the listing) that names no file or folder
+    of `listed`: a typo that would otherwise check nothing and pass."""
+    files = set(listed)
+    for shown, path in zip(paths, rel, strict=True):
+        if path in (".", "") or path in files or any(f.startswith(path + "/") for f in files):
+            continue
+        return shown
+    return None
 
 
 def link_text_leaves(path: str, target: str) -> bool:
