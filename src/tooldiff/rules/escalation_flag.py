@@ -41,7 +41,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from tooldiff.blast import assess, read_lead
+from tooldiff.blast import Blast, assess, read_lead
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context
 from tooldiff.terms import CAMEL_BOUNDARY
@@ -167,26 +167,13 @@ def _why(name: str, prop: dict[str, Any], tool_text: str, tool_name: str = "") -
     return None
 
 
-def _said_to_read(tool: Tool, ctx: Context) -> bool:
-    """The author says the tool reads: `readOnlyHint: true`, or `blast: read` in the config."""
-    if not tool.annotations and tool.name not in ctx.tool_settings:
-        return False
-    found = assess(tool, ctx.tool_settings)
-    return found.level == "read" and found.evidence in ("annotations", "config")
-
-
-def _writes_nothing(tool: Tool, ctx: Context) -> bool:
-    """No write, destructive or external wording in the tool's name and opening (`blast.assess`)."""
-    return assess(tool, ctx.tool_settings).level == "read"
-
-
 def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
     schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
     props = schema.get("properties")
     if not isinstance(props, dict) or read_lead(tool.name, tool.description or ""):
         return  # a read (`list_alerts(severity: critical)`): its arguments filter what it reads
     text = f"{tool.name.replace('_', ' ')} {tool.description or ''}"
-    reads: bool | None = None  # asked only once a property would be reported: most tools have none
+    blast: Blast | None = None  # assessed only once a property would be reported: most tools have none
     for name, prop in props.items():
         if not isinstance(prop, dict) or not isinstance(name, str):
             continue
@@ -200,12 +187,11 @@ def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
             why = f"setting {name} to true"
         if why is None:
             continue
-        if reads is None:
-            reads = _said_to_read(tool, ctx)
-        if reads:
-            return
-        if _snake(name) == "force" and not prop.get("description") and _writes_nothing(tool, ctx):
-            continue  # dftracer's `event_count(force)`: nothing the tool does is raised by forcing it
+        blast = blast or assess(tool, ctx.tool_settings)
+        if blast.level == "read" and blast.evidence in ("annotations", "config"):
+            return  # its author says it reads: `readOnlyHint: true`, or `blast: read` in the config
+        if _snake(name) == "force" and not prop.get("description") and blast.level == "read":
+            continue  # dftracer's `event_count(force)`: no word says the tool writes; forcing raises nothing
         yield Problem(
             message=(
                 f"{why} switches {tool.name} into a higher blast radius: the only guard is the sentence "
