@@ -110,8 +110,9 @@ def _writable(name: str, fmt: str, path: Path) -> None:
         raise SettingsError(f"{name!r} is a folder: name a file for the {fmt.upper()} report")
     if path.exists() and not path.is_file():  # a FIFO or a device: writing would wait or go elsewhere
         raise SettingsError(f"{name!r} is not a regular file: name a file for the {fmt.upper()} report")
-    # A file past the size limit is no tool file the run reads, and a fork PR may commit one there.
-    small = path.is_file() and not path.is_symlink() and path.stat().st_size <= DEFAULT_MAX_BYTES
+    # A file past the size limit is no tool file the run reads, and a fork PR may commit one there. (A link
+    # at the path is gone already: `_inside` replaced it.)
+    small = path.is_file() and path.stat().st_size <= DEFAULT_MAX_BYTES
     try:
         held = small and bool(parse_bytes(name, path.read_bytes()).tools)
     except OSError as exc:

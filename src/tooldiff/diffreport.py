@@ -87,9 +87,9 @@ def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis,
         schema_hash=head.hashes.get(hkey, "") if hkey else "",
         previous_schema_hash=base.hashes.get(bkey) if bkey else None,
         tokens=token_row(base.tokens.get(bkey) if bkey else None, head.tokens.get(hkey) if hkey else None),
+        # A head toolset never both loses and gains one name, so only a tool that joined it matches here.
         change=c.change, changed_parts=c.changed_parts,
-        previous_name=c.previous_name or (renamed_from or {}).get((d.id, c.name)) if c.change != "removed"
-        else c.previous_name,
+        previous_name=c.previous_name or (renamed_from or {}).get((d.id, c.name)),
         details=schemadiff.details(c.base, c.head) if c.base is not None and c.head is not None else (),
         description_chars=tokens.utf16_units(at.description),
         moved=_moved(d, c, moves or {}),

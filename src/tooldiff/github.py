@@ -232,8 +232,9 @@ class Publisher:
         if not allow_create:
             return CommentResult("skipped", None, removed)
         mine, now = self._create(number, body)
-        # A run racing us may have created its own copy meanwhile: everyone keeps the oldest one.
-        if len(now) > 1 or (now and mine is None):
+        # A run racing us may have created its own copy meanwhile: everyone keeps the oldest one. No `mine`:
+        # GitHub made it without saying so, and the listing holds it.
+        if mine is None or len(now) > 1:
             keep = now[0]
             if keep.body != body:
                 try:
@@ -242,7 +243,7 @@ class Publisher:
                     raise _error("editing the comment", exc) from exc
             removed += self._delete(now[1:])
             return CommentResult("created", keep.html_url, removed)
-        return CommentResult("created", mine.html_url if mine is not None else None, removed)
+        return CommentResult("created", mine.html_url, removed)
 
     def _create(self, number: int, body: str) -> tuple[Any | None, list[Any]]:
         """Post the comment; then our comments as listed. Without an answer, or with a 5xx, GitHub may have
