@@ -287,6 +287,7 @@ def _check_yaml(root: yaml.Node) -> dict[int, dict[str, int]]:
     """
     sizes: dict[int, int] = {}
     chars: dict[int, int] = {}  # the text each node expands to, scalars' lengths summed
+    written = [0]  # the text as written: each scalar once (a node is measured once, however aliased)
     active: set[int] = set()
     worst: list[yaml.Node] = []
     repeated: dict[int, dict[str, int]] = {}
@@ -302,6 +303,7 @@ def _check_yaml(root: yaml.Node) -> dict[int, dict[str, int]]:
         active.add(key)
         total = 1
         text = len(node.value) if isinstance(node, yaml.ScalarNode) else 0
+        written[0] += text
         if isinstance(node, yaml.SequenceNode):
             for child in node.value:
                 total += size(child, depth + 1)
@@ -327,31 +329,10 @@ def _check_yaml(root: yaml.Node) -> dict[int, dict[str, int]]:
     if worst and expanded > YAML_ALIAS_RATIO * len(sizes):
         raise LoadError(worst[0].start_mark.line + 1,
                         f"YAML aliases expand out of proportion ({expanded:,} nodes from {len(sizes):,})")
-    if worst and chars[id(root)] > YAML_MAX_EXPANDED_CHARS:
-        written = sum(len(n.value) for n in _unique_scalars(root))
-        if chars[id(root)] > YAML_ALIAS_RATIO * max(written, 1):
-            raise LoadError(worst[0].start_mark.line + 1, "YAML aliases expand out of proportion "
-                            f"({chars[id(root)]:,} characters from {written:,})")
+    if worst and chars[id(root)] > max(YAML_MAX_EXPANDED_CHARS, YAML_ALIAS_RATIO * written[0]):
+        raise LoadError(worst[0].start_mark.line + 1, "YAML aliases expand out of proportion "
+                        f"({chars[id(root)]:,} characters from {written[0]:,})")
     return repeated
-
-
-def _unique_scalars(root: yaml.Node) -> list[yaml.ScalarNode]:
-    """Each scalar node once, however often aliased (the text as written)."""
-    seen: set[int] = set()
-    out: list[yaml.ScalarNode] = []
-    todo = [root]
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, yaml.ScalarNode):
-            out.append(node)
-        elif isinstance(node, yaml.SequenceNode):
-            todo.extend(node.value)
-        elif isinstance(node, yaml.MappingNode):
-            todo.extend(x for pair in node.value for x in pair)
-    return out
 
 
 def _yaml_repeats(root: yaml.Node, counts: dict[int, dict[str, int]]) -> tuple[repeats.Repeat, ...]:
