@@ -127,20 +127,19 @@ def rule_doc(code: str) -> RuleDoc:
     )
 
 
-# Rules that judge tool text, not a provider's rules: their findings name no target.
-PROVIDER_FREE = frozenset({
-    "parse-error", "mutual-nondistinction", "directional-domination", "intent-overlap", "blast-radius-twin",
-    "unanalysable-description", "escalation-flag", "mode-argument",
-})
+def provider_free(code: str) -> bool:
+    """A rule that judges tool text, not a provider's rules (its module's `PROVIDER_FREE`): its findings
+    name no target."""
+    return bool(getattr(_module(code), "PROVIDER_FREE", False))
 
 
 def rule_targets(code: str) -> tuple[str, ...]:
     """The targets a rule can fire for: those setting a fact it reads (`RULE_FACTS`), else every target;
-    none for a rule whose findings hold for any provider (`PROVIDER_FREE`). Not a module's `TARGETS`:
+    none for a rule whose findings hold for any provider (`provider_free`). Not a module's `TARGETS`:
     rules import the target registry under that name."""
     from tooldiff.targets import TARGETS
 
-    if code in PROVIDER_FREE:
+    if provider_free(code):
         return ()
     facts = RULE_FACTS.get(code)
     if facts is None:

@@ -56,6 +56,7 @@ from tooldiff.rules.base import Context
 CODE = "blast-radius-twin"
 SEVERITY: Severity = "warning"
 KIND = "pair"
+PROVIDER_FREE = True  # it judges the tool text: its findings name no target
 
 _CONTACT_ID = {"type": "string", "description": "contact id"}
 EXAMPLE = [

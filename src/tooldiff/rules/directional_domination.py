@@ -36,6 +36,7 @@ from tooldiff.terms import shown
 CODE = "directional-domination"
 SEVERITY: Severity = "warning"
 KIND = "pair"
+PROVIDER_FREE = True  # it judges the tool text: its findings name no target
 
 EXAMPLE = [
     {"name": "get_page", "description": "Get a documentation page.", "input_schema": {"type": "object"}},

@@ -49,6 +49,7 @@ from tooldiff.terms import CAMEL_BOUNDARY
 CODE = "escalation-flag"
 SEVERITY: Severity = "warning"
 KIND = "tool"
+PROVIDER_FREE = True  # it judges the tool text: its findings name no target
 
 # Flag names (split on _ and case) that raise the blast radius when set.
 _FLAG = re.compile(

@@ -77,6 +77,7 @@ from tooldiff.terms import shown
 CODE = "intent-overlap"
 SEVERITY: Severity = "warning"
 KIND = "pair"
+PROVIDER_FREE = True  # it judges the tool text: its findings name no target
 
 
 def _schema(props: dict[str, str]) -> dict[str, object]:

@@ -43,6 +43,7 @@ from tooldiff.terms import normalise_name_word
 CODE = "mode-argument"
 SEVERITY: Severity = "info"
 KIND = "tool"
+PROVIDER_FREE = True  # it judges the tool text: its findings name no target
 
 # Compared with `_` and `-` dropped and lower-cased: actionType, action_type and action-type are one name.
 _NAMES = frozenset({"mode", "action", "operation", "op", "actiontype", "operationtype"})

@@ -41,6 +41,7 @@ from tooldiff.terms import shown
 CODE = "mutual-nondistinction"
 SEVERITY: Severity = "warning"
 KIND = "pair"
+PROVIDER_FREE = True  # it judges the tool text: its findings name no target
 
 EXAMPLE = [
     {"name": "search_docs", "description": "Search the docs.", "input_schema": {"type": "object"}},

@@ -36,6 +36,7 @@ from tooldiff.rules.base import Context
 CODE = "parse-error"
 SEVERITY: Severity = "error"
 KIND = "file"
+PROVIDER_FREE = True  # it judges the tool text: its findings name no target
 EXAMPLE: list[dict[str, Any]] = []
 FIXED: list[dict[str, Any]] = []
 EXAMPLE_FILE = '{"tools": [{"name": "get_weather", "description": "Get the weather",'

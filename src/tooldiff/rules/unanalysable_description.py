@@ -30,6 +30,7 @@ from tooldiff.terms import extract
 CODE = "unanalysable-description"
 SEVERITY: Severity = "info"
 KIND = "tool"
+PROVIDER_FREE = True  # it judges the tool text: its findings name no target
 
 EXAMPLE = [
     {
