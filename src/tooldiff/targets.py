@@ -30,7 +30,8 @@ FACT_TYPES: dict[str, type | tuple[type, ...]] = {
     "all_properties_required": bool,
     "additional_properties_false_required": bool,
     "root_must_be_object": bool,
-    "required_schema_keys": list,
+    "root_type_required": bool,
+    "root_refused_keywords": list,
     "max_tools": int,
     "tool_description_max_chars": int,
     "property_description_max_chars": int,
@@ -59,8 +60,8 @@ class Target:
     all_properties_required: bool
     additional_properties_false_required: bool
     root_must_be_object: bool
-    # Schema keys that must hold an object even for a tool without parameters: null is not "absent".
-    required_schema_keys: frozenset[str]
+    root_type_required: bool  # the root must say "type": "object" itself (properties alone are refused)
+    root_refused_keywords: tuple[str, ...]  # keywords refused at the root of the input schema, in order
     max_tools: int | None
     tool_description_max_chars: int | None
     property_description_max_chars: int | None
@@ -124,7 +125,8 @@ def load_target(name: str, data: Mapping[str, Any]) -> Target:
         all_properties_required=bool(v["all_properties_required"]),
         additional_properties_false_required=bool(v["additional_properties_false_required"]),
         root_must_be_object=bool(v["root_must_be_object"]),
-        required_schema_keys=frozenset(v["required_schema_keys"] or ()),
+        root_type_required=bool(v["root_type_required"]),
+        root_refused_keywords=tuple(v["root_refused_keywords"] or ()),
         max_tools=v["max_tools"],
         tool_description_max_chars=v["tool_description_max_chars"],
         property_description_max_chars=v["property_description_max_chars"],

@@ -134,6 +134,7 @@ def test_pointers_escape_property_names() -> None:
 def test_recursion_is_legal_only_where_the_target_documents_it() -> None:
     schema = {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#"}}}}
     assert check("unresolved_ref", tool(schema), ("openai-strict",)) == []
+    assert check("unresolved_ref", tool(schema), ("openai",)) == []  # the guide documents it for OpenAI
     [p] = check("unresolved_ref", tool(schema), ("openai-strict", "anthropic", "google"))
     assert p.targets == ("anthropic", "google")
     assert p.pointer == "/input_schema/properties/children/items/$ref"
@@ -163,18 +164,16 @@ def test_percent_encoded_and_escaped_refs_resolve() -> None:
 
 
 def test_parameterless_tools_are_not_root_not_object() -> None:
-    assert check("root_not_object", tool(None, key="")) == []
-    assert check("root_not_object", tool({}, key="")) == []
-    assert check("root_not_object", tool({}, key="parameters"))  # declared but empty: OpenAI rejects it
+    assert check("root_not_object", tool(None, fmt="function", key="")) == []
+    assert check("root_not_object", tool({}, fmt="function", key="")) == []
+    # declared but empty: OpenAI rejects it
+    assert check("root_not_object", tool({}, fmt="function", key="parameters"))
 
 
-def test_a_null_schema_is_root_not_object_where_the_schema_is_required() -> None:
-    # Anthropic requires `input_schema`: null is not "no parameters" there. OpenAI and Gemini make the
-    # schema optional, and a bare record's `parameters: null` is for the client to convert.
-    found = check("root_not_object", tool(None, key="input_schema"))
-    assert [(p.pointer, p.targets) for p in found] == [("/input_schema", ("anthropic",))]
-    assert "null" in found[0].message
-    assert check("root_not_object", tool(None, key="parameters")) == []
+def test_a_null_schema_is_no_schema_where_the_format_makes_it_optional() -> None:
+    # OpenAI and Gemini make the schema optional, and a bare record's `parameters: null` is for the client
+    # to convert (Anthropic's own record requires it: test_an_anthropic_tool_needs_an_input_schema...).
+    assert check("root_not_object", tool(None, fmt="function", key="parameters")) == []
 
 
 def test_gemini_openapi_types_are_not_invalid() -> None:
@@ -441,7 +440,10 @@ def test_an_mcp_tool_needs_an_input_schema_of_type_object(schema: Any, key: str,
     assert "inputSchema" in problems[0].message and "tools/list" in problems[0].message
     ok = {"type": "object", "properties": {}}
     assert check("root_not_object", tool(ok, fmt="mcp", key="inputSchema")) == []
-    assert check("root_not_object", tool(schema, fmt="function", key="parameters" if key else "")) == []
+    # In a bare record, only the targets that require "type": "object" refuse an untyped root.
+    bare = check("root_not_object", tool(schema, fmt="function", key="parameters" if key else ""))
+    refusing = [("openai-strict", "openai", "anthropic")] if found == "untyped" else []
+    assert [p.targets for p in bare] == refusing
 
 
 @pytest.mark.parametrize(("tool_name", "flag"), [
@@ -477,3 +479,57 @@ def test_oversized_description_counts_characters_as_the_token_estimate_does() ->
     assert problem.evidence["chars"] == 1217 and "1217 characters" in problem.message
     plain = tool({"type": "object", "properties": {}}, description="é" * 1024)  # one unit each: not over
     assert list(module.check(plain, ctx)) == []
+
+
+@pytest.mark.parametrize(("keyword", "refused_by"), [
+    ("oneOf", ("openai-strict", "openai", "anthropic")),
+    ("anyOf", ("openai-strict", "openai", "anthropic")),
+    ("allOf", ("openai-strict", "openai", "anthropic")),
+    ("not", ("openai-strict", "openai")),
+])
+def test_a_root_that_combines_schemas_is_refused_where_the_api_refuses_it(
+    keyword: str, refused_by: tuple[str, ...]
+) -> None:
+    # zod unions give MCP servers a root `oneOf`: Anthropic answers 400 "input_schema does not support oneOf,
+    # allOf, or anyOf at the top level" and OpenAI "schema must have type 'object' and not have
+    # 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level", for the whole request.
+    sub = {"required": ["yaml"]} if keyword == "not" else [{"required": ["yaml"]}, {"required": ["dir"]}]
+    schema = {"type": "object", "properties": {"yaml": {"type": "string"}, "dir": {"type": "string"}},
+              keyword: sub}
+    found = check("root_not_object", tool(schema, fmt="mcp", key="inputSchema"))
+    assert [(p.pointer, p.targets, p.evidence["found"]) for p in found] == [
+        (f"/input_schema/{keyword}", refused_by, keyword)]
+    assert f"`{keyword}`" in found[0].message
+    inside = {"type": "object", "properties": {"source": {keyword: sub}}}
+    assert check("root_not_object", tool(inside, fmt="mcp", key="inputSchema")) == []
+
+
+def test_the_fix_for_a_root_any_of_is_not_another_refused_root() -> None:
+    # root-not-object's fix for a bare root `anyOf` must not lead to {"type": "object", "anyOf": [...]}.
+    [p] = check("root_not_object", tool({"anyOf": [{"type": "object"}, {"type": "object"}]}, fmt="function",
+                                        key="parameters"))
+    assert "`anyOf`" in p.message and "not at the root" in p.fix
+
+
+def test_an_untyped_root_with_properties_needs_type_object_where_the_api_says_so() -> None:
+    # OpenAI: "schema must be a JSON Schema of 'type: "object"', got 'type: "None"'"; Anthropic:
+    # "input_schema.type: Field required". Gemini documents neither.
+    schema = {"properties": {"city": {"type": "string"}}, "required": ["city"]}
+    found = check("root_not_object", tool(schema, fmt="function", key="parameters"))
+    assert [(p.pointer, p.targets, p.evidence["found"]) for p in found] == [
+        ("/input_schema", ("openai-strict", "openai", "anthropic"), "untyped")]
+    typed = tool({"type": "object", **schema}, fmt="function", key="parameters")
+    assert check("root_not_object", typed) == []
+
+
+@pytest.mark.parametrize(("schema", "key", "found"), [
+    (None, "input_schema", "null"),
+    (None, "", "missing"),
+    ({"properties": {"id": {"type": "string"}}}, "input_schema", "untyped"),
+])
+def test_an_anthropic_tool_needs_an_input_schema_of_type_object(schema: Any, key: str, found: str) -> None:
+    # The Messages API answers "tools.0.custom.input_schema: Field required" and "...input_schema.type:
+    # Field required": Anthropic's own record shape requires both, even for a tool without parameters.
+    problems = check("root_not_object", tool(schema, key=key), ("anthropic", "openai", "google"))
+    assert [(p.pointer, p.targets, p.evidence["found"]) for p in problems] == [("/input_schema", (), found)]
+    assert "input_schema" in problems[0].message

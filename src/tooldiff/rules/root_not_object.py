@@ -3,16 +3,20 @@
 ## What it finds
 A tool whose input schema (Anthropic `input_schema`, OpenAI and Gemini `parameters`, MCP `inputSchema`) is
 present but is not an object schema: not a mapping, typed as something other than `object`, or an untyped
-schema without `properties` (such as a bare `anyOf` at the root). Where a target requires the schema
-(Anthropic's `input_schema`), a schema key that holds `null` is also one: null is not leaving the key out.
-Where the tool's own format requires an object schema (MCP's `inputSchema`, `data/formats.json`), a
-missing or null schema, or one without `"type": "object"`, is one for every target: the MCP SDK clients
-refuse the whole `tools/list` result before any provider sees it.
+schema without `properties` (such as a bare `anyOf` at the root). Also, for the targets whose API says so:
+- an object schema that does not say `"type": "object"` at its root (OpenAI, Anthropic);
+- `oneOf`, `anyOf` or `allOf` at the root, even beside `"type": "object"` (OpenAI and Anthropic; OpenAI also
+  refuses `enum` and `not` there). zod unions give MCP servers such roots.
+Where the tool's own format requires an object schema (MCP's `inputSchema`, Anthropic's `input_schema`;
+`data/formats.json`), a missing or null schema, or one without `"type": "object"`, is one for every target:
+the MCP SDK clients refuse the whole `tools/list` result, and the Messages API the whole request.
 
 ## Why it matters
 Every provider expects the arguments to be one JSON object. A root `string` or `anyOf` is rejected, or the
-adapters send the tool with no parameters at all (seed 002). Tools with no schema at all are fine where
-their format allows it: they take no arguments.
+adapters send the tool with no parameters at all (seed 002). A refused root fails every request that offers
+the tool, not only calls to it: Anthropic answers "input_schema does not support oneOf, allOf, or anyOf at
+the top level", OpenAI "schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at
+the top level". Tools with no schema at all are fine where their format allows it: they take no arguments.
 
 ## Example
 ```json
@@ -25,9 +29,14 @@ their format allows it: they take no arguments.
  "input_schema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}
 ```
 
+Alternatives at the root (`"oneOf": [{"required": ["yaml"]}, {"required": ["dir"]}]`) become optional
+properties, and the description says which one to send; the tool's code checks it.
+
 ## References
 - https://developers.openai.com/api/docs/guides/structured-outputs#root-objects-must-not-be-anyof-and-must-be-an-object
 - https://docs.anthropic.com/en/api/messages#body-tools
+- The API errors for a refused root, as users met them: https://github.com/anthropics/claude-code/issues/5319,
+  https://github.com/nspady/google-calendar-mcp/issues/39
 - https://modelcontextprotocol.io/specification/2025-06-18/schema#tool
 """
 
@@ -72,33 +81,70 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
         yield own
         return
     targets = _targets(ctx)
-    if not targets:
-        return
-    if tool.input_schema is None and tool.schema_key:  # the key is there, holding null
-        required = tuple(t.name for t in ctx.targets if tool.schema_key in t.required_schema_keys)
-        if required:
-            yield Problem(
-                message=f"`{tool.schema_key}` is null: this key must hold an object schema, even for a tool "
-                "without parameters.",
-                fix='Give {"type": "object", "properties": {}} for a tool without parameters.',
-                pointer="/input_schema",
-                targets=required,
-                evidence={"found": "null"},
-            )
-        return
-    if not schemawalk.has_schema(tool):
+    if not targets or not schemawalk.has_schema(tool):
         return
     schema = tool.input_schema
-    if schemawalk.is_object(schema):
+    if not schemawalk.is_object(schema):
+        yield _not_object(schema, targets)
         return
+    untyped = tuple(t.name for t in ctx.targets if t.root_type_required and t.name in targets)
+    if untyped and "type" not in schema:
+        yield Problem(
+            message='The input schema has properties but no "type": "object" at its root, and these targets '
+                    "refuse it (the request fails, not only this tool).",
+            fix='Add "type": "object" at the root of the input schema.',
+            pointer="/input_schema",
+            targets=untyped,
+            evidence={"found": "untyped"},
+        )
+    for keyword in _refused_order(ctx):
+        if keyword not in schema:
+            continue
+        refused = tuple(t.name for t in ctx.targets
+                        if keyword in t.root_refused_keywords and t.name in targets)
+        if refused:
+            yield Problem(
+                message=f"The input schema uses `{keyword}` at its root, which these targets refuse at the "
+                        "top level: every request that offers this tool fails.",
+                fix=_REFUSED_FIX,
+                pointer=f"/input_schema/{schemawalk.escape(keyword)}",
+                targets=refused,
+                evidence={"found": keyword},
+            )
+
+
+_REFUSED_FIX = ("Keep the root a plain object schema: make the alternatives optional properties, say in the "
+                "description which combination to send, and check it in the tool's code (or put the "
+                "alternatives inside one property, not at the root).")
+
+
+def _refused_order(ctx: Context) -> tuple[str, ...]:
+    """Every keyword some target refuses at the root, once, in the order the tables list them."""
+    return tuple(dict.fromkeys(k for t in ctx.targets for k in t.root_refused_keywords))
+
+
+def _combined(schema: dict[str, object]) -> str:
+    """The keyword that combines alternatives at the root, if any: the usual reason a root is no object."""
+    return next((k for k in ("anyOf", "oneOf", "allOf") if k in schema), "")
+
+
+def _not_object(schema: object, targets: tuple[str, ...]) -> Problem:
+    combined = ""
     if isinstance(schema, dict):
         types = sorted(schemawalk.types_of(schema))
         found = " or ".join(types) if types else "an untyped schema without properties"
+        combined = _combined(schema)
     else:
         found = type(schema).__name__
-    yield Problem(
+    fix = 'Wrap the arguments in {"type": "object", "properties": {...}}.'
+    if combined:
+        found = f"{found} (its root is an `{combined}`)"
+        fix = ('Write one {"type": "object", "properties": {...}} holding every argument of the '
+               f"alternatives, optional where they differ: the `{combined}` goes inside a property, not at "
+               "the root, where providers refuse it.")
+    return Problem(
         message=f"The input schema is {found}, not an object schema.",
-        fix='Wrap the arguments in {"type": "object", "properties": {...}}.',
+        fix=fix,
         pointer="/input_schema",
         targets=targets,
         evidence={"found": found},
@@ -117,10 +163,10 @@ def _format_problem(tool: Tool) -> Problem | None:
         found, what = "missing", f"`{key}` is missing"
     elif schema is None:
         found, what = "null", f"`{key}` is null"
-    elif isinstance(schema, dict) and "type" not in schema:
+    elif isinstance(schema, dict) and "type" not in schema and not _combined(schema):
         found, what = "untyped", f'`{key}` has no "type": "object"'
     else:
-        return None  # an object schema, or one the target rules below report as not an object
+        return None  # an object schema, or one the target rules report (a root `anyOf` says more there)
     return Problem(
         message=f"{what}: {own.label} requires an object schema there, even for a tool without parameters, "
                 f"and {own.refused_by}.",
