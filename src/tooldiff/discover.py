@@ -28,9 +28,32 @@ SKIP_FILES = frozenset({
 })
 # Without one of these keys a file cannot hold a tool, so its syntax errors are not ours to report
 # (discovery by content only; explicit paths always report).
-TOOL_HINTS = (b"input_schema", b"inputSchema", b"parameters", b"unctionDeclarations", b"unction_declarations")
-# A UTF-16/32 file hides those hints between NUL bytes: report it rather than skip tools unseen.
+TOOL_HINTS = (b"input_schema", b"inputSchema", b"unctionDeclarations", b"unction_declarations")
+# `parameters` alone is in Kubernetes StorageClasses and SSM documents: a tool record also has a description.
+WEAK_HINTS = (b"parameters", b"description")
+# A UTF-16/32 file hides those hints between NUL bytes: they are looked for in its text.
 WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def may_hold_tools(raw: bytes) -> bool:
+    """Whether a file that fails to parse (or is too big to) may be a tool file, so its failure is reported:
+    it has a tool key, or `parameters` and `description` outside a template (a Helm chart's `{{ }}` is
+    not YAML until it is rendered)."""
+    if raw.startswith(WIDE_BOMS):
+        raw = _narrow(raw)
+    if any(h in raw for h in TOOL_HINTS):
+        return True
+    return all(h in raw for h in WEAK_HINTS) and not (b"{{" in raw and b"}}" in raw)
+
+
+def _narrow(raw: bytes) -> bytes:
+    """A wide file's text as UTF-8, for the hints (what cannot be decoded is dropped)."""
+    for encoding in ("utf-32", "utf-16"):
+        try:
+            return raw.decode(encoding).encode("utf-8", "ignore")
+        except UnicodeError:
+            continue
+    return raw.replace(b"\0", b"")
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,7 +294,7 @@ def _left_out(
 def _may_hold_tools(source: FileSource, path: str) -> bool:
     """The test `read_parse` applies to a file that fails to parse, for a file too big to parse."""
     raw = source.read_many([path]).get(path)
-    return raw is None or raw.startswith(WIDE_BOMS) or any(h in raw for h in TOOL_HINTS)
+    return raw is None or may_hold_tools(raw)
 
 
 def read_parse(
@@ -293,8 +316,7 @@ def read_parse(
         if raw is None:
             continue
         result = (known or {}).get(path) or parse_bytes(path, raw, max_bytes=config.max_file_bytes)
-        hinted = (explicit or path in tool_files or raw.startswith(WIDE_BOMS)
-                  or any(h in raw for h in TOOL_HINTS))
+        hinted = explicit or path in tool_files or may_hold_tools(raw)
         keep = bool(result.tools) or (bool(result.errors) and hinted)
         if keep:
             files[path] = raw

@@ -41,7 +41,7 @@ _CANDIDATES: dict[frozenset[str], tuple[ModuleType, ...]] = {}
 
 def classify(record: Mapping[str, Any], container: str | None) -> Fields | None:
     hits = TRIGGERS.intersection(record)
-    if not hits:
+    if not hits or _holds_tools(record):
         return None
     modules = _CANDIDATES.get(hits)
     if modules is None:  # at most 2**len(TRIGGERS) distinct entries
@@ -55,7 +55,7 @@ def classify(record: Mapping[str, Any], container: str | None) -> Fields | None:
 
 def _schemaless(record: Mapping[str, Any], container: str | None, siblings: Counter[str]) -> Fields | None:
     """A record in an explicit tool list that names itself but has no schema (allowed by most providers)."""
-    if container is None or "name" not in record or "type" in record:
+    if container is None or "name" not in record or "type" in record or _holds_tools(record):
         return None  # `type` without "function": a provider's built-in tool (web_search, bash, ...)
     if container in GEMINI_CONTAINERS:
         fmt = "gemini"
@@ -66,6 +66,13 @@ def _schemaless(record: Mapping[str, Any], container: str | None, siblings: Coun
     else:
         fmt = siblings.most_common(1)[0][0] if siblings else "function"
     return Fields(fmt, record)
+
+
+def _holds_tools(record: Mapping[str, Any]) -> bool:
+    """An agent's config or a named group of tools (`{name, outputSchema, tools: [...]}`) is read through,
+    not taken for a tool: no tool record has a list of tools in it."""
+    return not CONTAINER_KEYS.isdisjoint(record) and any(
+        isinstance(record[k], list) for k in CONTAINER_KEYS.intersection(record))
 
 
 def is_wrapper(item: Mapping[str, Any]) -> bool:

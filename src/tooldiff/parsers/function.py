@@ -31,7 +31,16 @@ def matches(record: Mapping[str, Any], container: str | None) -> bool:
     if container == WHOLE_FILE:  # Google API Discovery documents have named parameters too: want a schema
         return isinstance(params, dict) and (not params or not SCHEMA_KEYWORDS.isdisjoint(params))
     # A record among others: corpora hold `null` and dicts of named parameters; a list is a CI config's.
-    return params is None or isinstance(params, dict)
+    if params is not None and not isinstance(params, dict):
+        return False
+    if isinstance(record.get("description"), str):
+        return True
+    # Undescribed, it must look like a tool's: a workflow node has a `type` of its own, and an experiment's
+    # or a report's `parameters` are values (`{"learning_rate": 0.001}`), not schemas.
+    if "type" in record:
+        return False
+    return not params or not SCHEMA_KEYWORDS.isdisjoint(params) or all(
+        isinstance(v, dict) for v in params.values())
 
 
 def fields(record: Mapping[str, Any]) -> Fields:

@@ -279,6 +279,21 @@ _Loader.add_constructor("tag:yaml.org,2002:binary", _timestamp_as_str)
 _Loader.add_constructor("tag:yaml.org,2002:set", _set_as_mapping)
 
 
+def _untagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+    """A local tag (CloudFormation's `!Ref`, `!Sub`) is read as the value it tags: the application resolves
+    it, and the tool file is still read rather than refused."""
+    if isinstance(node, yaml.MappingNode):
+        return loader.construct_mapping(node)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node)
+    return loader.construct_scalar(node)  # type: ignore[arg-type]
+
+
+_Loader.add_multi_constructor("!", _untagged)
+# YAML 1.1 "value" type: a plain `=` (an operator in an enum) is a string, as other YAML readers have it.
+_Loader.add_constructor("tag:yaml.org,2002:value", _timestamp_as_str)
+
+
 def _check_yaml(root: yaml.Node) -> dict[int, dict[str, int]]:
     """Reject alias bombs, cycles and excessive depth before constructing anything; return the mappings
     that write a key twice (by id: each repeated key with how often it is written).

@@ -21,10 +21,18 @@ def matches(record: Mapping[str, Any], container: str | None) -> bool:
     if "inputSchema" in record:
         return True
     # outputSchema/annotations alone mark MCP only when no other schema key claims the record, and when it
-    # is named or in a tool list (a Grafana dashboard has top-level `annotations`).
+    # is named or in a tool list (a Grafana dashboard has top-level `annotations`). Kubernetes objects,
+    # Helm charts and MCP resources have `annotations` too: a tool's are hints, and its outputSchema is one.
     if "parameters" in record or ("name" not in record and container not in CONTAINER_KEYS):
         return False
-    return "outputSchema" in record or "annotations" in record
+    if isinstance(record.get("outputSchema"), dict):
+        return True
+    notes = record.get("annotations")
+    return isinstance(notes, dict) and not TOOL_ANNOTATIONS.isdisjoint(notes) and "uri" not in record
+
+
+# MCP's ToolAnnotations (https://modelcontextprotocol.io/specification/2025-06-18/schema#toolannotations).
+TOOL_ANNOTATIONS = frozenset({"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
 
 
 def fields(record: Mapping[str, Any]) -> Fields:

@@ -1,0 +1,151 @@
+"""A repository scan reads only tool files: the data, manifests and templates that sit beside them (and
+look like tools at a glance, or fail to parse) give no tool and no finding."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tooldiff.config import Config
+from tooldiff.discover import discover
+from tooldiff.parsers import parse_bytes
+from tooldiff.sources import WorktreeSource
+
+TOOL = {"name": "get_weather", "description": "Get the current weather for a city.",
+        "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}
+
+HELM_TEMPLATE = b"""apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: {{ include "app.fullname" . }}
+provisioner: kubernetes.io/aws-ebs
+parameters:
+  type: gp2
+"""
+
+CLOUDFORMATION = b"""AWSTemplateFormatVersion: "2010-09-09"
+Resources:
+  Doc:
+    Type: AWS::SSM::Document
+    Properties:
+      Name: !Sub '${AWS::StackName}-doc'
+      Tags: !Split [",", "a,b"]
+      Content:
+        schemaVersion: "2.2"
+        description: Run a script
+        parameters:
+          commands: {type: String}
+"""
+
+N8N_WORKFLOW = {"name": "My workflow", "nodes": [
+    {"parameters": {}, "id": "a", "name": "Start", "type": "n8n-nodes-base.start", "typeVersion": 1,
+     "position": [240, 300]},
+    {"parameters": {"url": "https://example.com"}, "id": "b", "name": "HTTP Request",
+     "type": "n8n-nodes-base.httpRequest", "typeVersion": 4, "position": [460, 300]}], "connections": {}}
+
+HELM_VALUES = b"""ingresses:
+  - name: public
+    annotations:
+      cert-manager.io/cluster-issuer: letsencrypt
+serviceAccounts:
+  - name: worker
+    annotations: {eks.amazonaws.com/role-arn: x}
+"""
+
+HELM_CHART = b"""apiVersion: v2
+name: mychart
+description: A Helm chart
+version: 0.1.0
+annotations:
+  category: Database
+"""
+
+SOLIDITY_ABI = [
+    {"inputs": [{"internalType": "address", "name": "account", "type": "address"}], "name": "balanceOf",
+     "outputs": [{"internalType": "uint256", "name": "", "type": "uint256"}], "stateMutability": "view",
+     "type": "function"},
+    {"inputs": [], "name": "totalSupply", "outputs": [], "stateMutability": "view", "type": "function"},
+]
+
+TREE_SITTER = [{"type": "function_declaration", "named": True,
+                "fields": {"parameters": {"multiple": False, "required": True, "types": []}}},
+               {"type": "function", "named": False}]
+
+MCP_RESOURCES = {"resources": [{"uri": "file:///x", "name": "main.rs", "description": "Main file",
+                                "mimeType": "text/x-rust", "annotations": {"priority": 0.8}}]}
+
+EXPERIMENTS = b"""experiments:
+  - name: baseline
+    parameters: {learning_rate: 0.001}
+reports:
+  - name: Monthly revenue
+    query: r.sql
+    parameters: {month: "2024-01"}
+"""
+
+NOISE: dict[str, bytes] = {
+    "chart/templates/storageclass.yaml": HELM_TEMPLATE,
+    "infra/stack.yaml": CLOUDFORMATION,
+    "workflows/n8n.json": json.dumps(N8N_WORKFLOW).encode(),
+    "chart/values.yaml": HELM_VALUES,
+    "chart/Chart.yaml": HELM_CHART,
+    "abi/ERC20.json": json.dumps(SOLIDITY_ABI).encode(),
+    "grammar/src/node-types.json": json.dumps(TREE_SITTER).encode(),
+    "captures/resources.json": json.dumps(MCP_RESOURCES).encode(),
+    "ml/experiments.yaml": EXPERIMENTS,
+    "appsettings.json": '{"Logging": {"LogLevel": {"Default": "Information"}}}'.encode("utf-16"),
+}
+
+
+@pytest.mark.parametrize("path", sorted(NOISE))
+def test_a_file_that_is_no_tool_file_gives_nothing(tmp_path: Path, path: str) -> None:
+    target = tmp_path / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(NOISE[path])
+    (tmp_path / "tools.json").write_text(json.dumps([TOOL]))
+    found = discover(WorktreeSource(tmp_path), Config.default())
+    assert [t.name for ts in found.toolsets for t in ts.tools] == ["get_weather"]
+    assert found.errors == []
+
+
+def test_a_wide_file_that_holds_tool_keys_is_still_reported(tmp_path: Path) -> None:
+    (tmp_path / "tools.json").write_bytes(json.dumps([TOOL]).encode("utf-16"))
+    found = discover(WorktreeSource(tmp_path), Config.default())
+    assert [(e.file, "UTF-16" in e.message) for e in found.errors] == [("tools.json", True)]
+
+
+def test_yaml_local_tags_and_the_value_key_are_read_as_plain_values() -> None:
+    # CloudFormation's `!Ref`, a bare `=` (PyYAML's 1.1 "value" type): a tool file may hold either.
+    text = b"""- name: compare
+  description: !Sub "Compare two numbers with an operator."
+  input_schema:
+    type: object
+    properties:
+      op: {type: string, enum: [=, "!=", <, ">"]}
+"""
+    parsed = parse_bytes("ops.yaml", text)
+    assert not parsed.errors
+    [tool] = parsed.tools
+    assert tool.description == "Compare two numbers with an operator."
+    assert tool.input_schema["properties"]["op"]["enum"] == ["=", "!=", "<", ">"]
+
+
+def test_a_tool_list_wrapped_in_an_agent_config_is_read_through_it() -> None:
+    agent = {"name": "invoice-extractor", "model": "gpt-4.1",
+             "outputSchema": {"type": "object", "properties": {"total": {"type": "number"}}},
+             "tools": [{"type": "function", "name": "lookup_customer", "description": "Look up a customer.",
+                        "parameters": {"type": "object", "properties": {"id": {"type": "string"}}}}]}
+    names = [t.name for t in parse_bytes("agent.json", json.dumps(agent).encode()).tools]
+    assert names == ["lookup_customer"]
+    listed = {"agents": [agent]}
+    assert [t.name for t in parse_bytes("a.json", json.dumps(listed).encode()).tools] == ["lookup_customer"]
+
+
+def test_a_named_group_of_tools_in_a_tool_list_is_read_through() -> None:
+    group = {"tools": [{"name": "github", "description": "Tools for GitHub", "tools": [
+        {"name": "create_issue", "description": "Create an issue", "input_schema": {"type": "object"}},
+        {"name": "close_issue", "description": "Close an issue", "input_schema": {"type": "object"}}]}]}
+    names = [t.name for t in parse_bytes("g.json", json.dumps(group).encode()).tools]
+    assert names == ["create_issue", "close_issue"]
