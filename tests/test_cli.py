@@ -386,12 +386,13 @@ def test_skip_non_tool_files_is_for_hooks_that_pass_every_json_file(
 ) -> None:
     (tmp_path / "tools.json").write_bytes(EXAMPLE.read_bytes())
     (tmp_path / "tsconfig.json").write_text('{\n  // a comment\n  "strict": true\n}\n', encoding="utf-8")
-    (tmp_path / "cfn.yaml").write_text("Resources:\n  B:\n    Name: !Ref BucketName\n", encoding="utf-8")
+    (tmp_path / "sc.yaml").write_text("metadata:\n  name: {{ .Values.name }}\nparameters:\n  type: gp2\n",
+                                      encoding="utf-8")  # a Helm template
     monkeypatch.chdir(tmp_path)
-    files = ("tools.json", "tsconfig.json", "cfn.yaml")
+    files = ("tools.json", "tsconfig.json", "sc.yaml")
     code, out, _ = run(capsys, "check", *files, "--format", "json")
     assert code == 1 and {f["file"] for f in json.loads(out)["findings"] if f["code"] == "parse-error"} == {
-        "tsconfig.json", "cfn.yaml"}
+        "tsconfig.json", "sc.yaml"}
     code, out, _ = run(capsys, "check", "--skip-non-tool-files", *files, "--format", "json")
     assert code == 0 and not [f for f in json.loads(out)["findings"] if f["code"] == "parse-error"]
     # A broken file that looks like tools is still reported.

@@ -214,3 +214,52 @@ def test_baseline_messages_keep_terminal_escapes_out(
     monkeypatch.chdir(tmp_path)
     assert main(["baseline"]) == 0
     assert "\x1b" not in capsys.readouterr().err
+
+
+def check_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, object]]:
+    capsys.readouterr()
+    code = main(["check", "--format", "json", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_a_renamed_toolset_s_baseline_entries_are_named_not_silently_new(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A file renamed after the baseline: its accepted findings come back as new, and the check says why.
+    (repo / "a" / "tools.json").rename(repo / "a" / "agent.json")
+    _, report = check_json(capsys)
+    notes = report["notes"]
+    assert isinstance(notes, list)
+    [note] = [n for n in notes if "a/tools.json" in n]
+    rows = json.loads((repo / ".tooldiff-baseline.json").read_text(encoding="utf-8"))["findings"]
+    count = sum(1 for row in rows if row["toolset"] == "a/tools.json")
+    assert f"{count} entries for toolset a/tools.json" in note and "tooldiff baseline" in note
+    assert not any("b/tools.json" in n for n in notes)
+
+
+def test_baseline_entries_that_match_no_finding_are_said(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    drop_find_document(repo / "a" / "tools.json")  # its intent-overlap and missing-descriptions are fixed
+    _, report = check_json(capsys)
+    notes = [n for n in report["notes"] if "match no finding" in n]  # type: ignore[union-attr]
+    assert len(notes) == 1 and "a/tools.json" in notes[0] and "tooldiff baseline" in notes[0]
+    capsys.readouterr()
+    assert main(["baseline"]) == 0
+    assert "dropped 3 entries that match no finding" in capsys.readouterr().err
+    _, report = check_json(capsys)
+    assert not [n for n in report["notes"] if "baseline" in n]  # type: ignore[union-attr]
+
+
+def test_baseline_counts_what_it_writes_and_refuses_a_missing_path(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = '{"tools": [\n  {"name": "get_y", "input_schema": {"type": "object"}},\n'
+    (repo / "broken.json").write_text(broken)
+    capsys.readouterr()
+    assert main(["baseline"]) == 0
+    err = capsys.readouterr().err
+    written = len(json.loads((repo / ".tooldiff-baseline.json").read_text())["findings"])
+    assert f"wrote {written} findings" in err
+    assert "parse error is never baselined" in err and "broken.json" in err
+    assert main(["baseline", "nothere.json"]) == 2

@@ -84,6 +84,44 @@ def moved_reasons(baseline: Baseline, toolsets: Collection[str]) -> dict[tuple[s
     return {key: next(iter(reasons)) for key, reasons in found.items() if len(reasons) == 1}
 
 
+STALE_TOOLSETS_SHOWN = 5
+
+
+def stale_notes(baseline: Baseline, findings: Iterable[Finding], toolsets: Collection[str],
+                unread: Collection[str] = ()) -> list[str]:
+    """What a whole-tree run says of the baseline entries that matched no finding: those of a toolset the
+    run does not have (a renamed file: its accepted findings are back as new, with no other word why), and
+    those of toolsets it has (fixed: left in, they would accept the problem again if it came back).
+    `unread`: toolsets the run did not analyse (configured `sources`), whose entries are not judged."""
+    matched = {f.fingerprint for f in findings}
+    stale: dict[str, int] = {}
+    for fingerprint, row in baseline.rows.items():
+        toolset = str(row.get("toolset") or "")
+        if fingerprint not in matched and toolset not in unread:
+            stale[toolset] = stale.get(toolset, 0) + 1
+    gone = sorted(ts for ts in stale if ts not in toolsets)
+    notes = [f"The baseline holds {_entries(stale[ts])} for toolset {ts or '(none named)'}, which this run "
+             "does not have (a renamed or moved file, a regrouped folder, a new `toolsets` entry?): the "
+             "findings they accepted count as new until `tooldiff baseline` writes them again."
+             for ts in gone[:STALE_TOOLSETS_SHOWN]]
+    if len(gone) > STALE_TOOLSETS_SHOWN:
+        rest = gone[STALE_TOOLSETS_SHOWN:]
+        notes.append(f"The baseline also holds {_entries(sum(stale[ts] for ts in rest))} for {len(rest)} "
+                     "more toolsets this run does not have.")
+    kept = sorted(ts for ts in stale if ts in toolsets)
+    if kept:
+        where = ", ".join(kept[:STALE_TOOLSETS_SHOWN]) + (f" and {len(kept) - STALE_TOOLSETS_SHOWN} more"
+                                                           if len(kept) > STALE_TOOLSETS_SHOWN else "")
+        count = sum(stale[ts] for ts in kept)
+        notes.append(f"{_entries(count)} of the baseline match no finding any more (fixed?), in {where}: "
+                     "`tooldiff baseline` drops them, so a problem fixed once cannot come back unseen.")
+    return notes
+
+
+def _entries(count: int) -> str:
+    return f"{count} entr{'ies' if count != 1 else 'y'}"
+
+
 def dump_baseline(findings: Iterable[Finding], reason: str = "accepted when the baseline was written",
                   keep: Iterable[Mapping[str, Any]] = (),
                   moved: Mapping[tuple[str, tuple[str, ...]], str] | None = None) -> str:

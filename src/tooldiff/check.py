@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tooldiff import mates, split, workers
-from tooldiff.baseline import apply_status, ignore_matches, load_baseline
+from tooldiff.baseline import apply_status, ignore_matches, load_baseline, stale_notes
 from tooldiff.config import DEFAULT_BASELINE, Config, ConfigError, Ignore, load_config
 from tooldiff.discover import discover_selected, glob_match, select
 from tooldiff.engine import analyse, gc_paused
@@ -130,10 +130,20 @@ def run_check(
             report = build_report(mode, toolsets, analysis, findings, config, head_ref=head_ref,
                                   token_methods=token_methods, notes=chosen.notes)
         report = mates.cut(report, near.named) if near is not None else report
+        if not paths and baseline.rows:  # over some paths only, the other entries were not checked
+            ids = {ts.id for ts in report.toolsets}
+            unread = {s.toolset for s in config.sources}
+            report = _with_notes(report, stale_notes(baseline, report.findings, ids, unread))
         named_outright = bool(paths) if named is None else named  # pre-commit's changed files are not
         # With parse errors ignored, a file that does not parse cannot be told from one without tools.
         said = named_outright and config.rule_enabled("parse-error")
         return _say_empty(report, paths, chosen.paths) if paths and said else report
+
+
+def _with_notes(report: Report, notes: Sequence[str]) -> Report:
+    import dataclasses
+
+    return dataclasses.replace(report, notes=(*report.notes, *notes)) if notes else report
 
 
 def _say_empty(report: Report, paths: Sequence[str], read: Sequence[str]) -> Report:

@@ -477,9 +477,14 @@ def _baseline(args: argparse.Namespace) -> int:
     from tooldiff.render.escape import plain
     from tooldiff.sources import PathsError
 
+    missing = next((p for p in args.paths if not Path(p).exists()), None)
+    if missing is not None:  # a typo would write a baseline of nothing for it, and say it had
+        raise PathsError(f"{plain(missing)}: no such file or folder")
     run = invocation(args.paths, args.config)  # the config is read once, and the baseline goes beside it
     report = run_check(run.source, run.config, run.paths, token_methods=("estimate",), named=run.named)
-    keep = [f for f in report.findings if f.status in ("new", "baselined")]
+    # A file that does not parse cannot be accepted: what it would hide is unknown.
+    broken = sorted({f.file for f in report.findings if f.code == "parse-error"})
+    keep = [f for f in report.findings if f.status in ("new", "baselined") and f.code != "parse-error"]
     target = run.home / run.config.baseline
     # Committed by a branch, a link could point anywhere (`check` does not read through one either): the
     # file, and every folder on the way to it, must be real.
@@ -500,6 +505,16 @@ def _baseline(args: argparse.Namespace) -> int:
     also = f" (and kept {len(unchecked)} outside the paths checked)" if unchecked else ""
     print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {plain(target)}{also}",
           file=sys.stderr)
+    seen = {f.fingerprint for f in report.findings} | {str(r.get("fingerprint")) for r in unchecked}
+    dropped = sum(1 for fingerprint in old.rows if fingerprint not in seen)
+    if dropped:
+        print(f"tooldiff: dropped {dropped} entr{'ies' if dropped != 1 else 'y'} that match no finding "
+              "(fixed, or of a toolset renamed since)", file=sys.stderr)
+    if broken:
+        listed = ", ".join(plain(f) for f in broken[:5]) + (f" and {len(broken) - 5} more" if len(broken) > 5
+                                                             else "")
+        print(f"tooldiff: a parse error is never baselined: fix {listed}, or leave it out with `exclude` in "
+              "the config", file=sys.stderr)
     if run.config.sources:
         listed = ", ".join(f"`{plain(s.command)}`" for s in run.config.sources)
         print(f"tooldiff: the configured sources {listed} were not run: `tooldiff baseline` reads files "
