@@ -78,6 +78,9 @@ def admits_null(schema: Any) -> bool:
     """Whether a property's schema lets the model send null (type list, anyOf branch or OpenAPI nullable)."""
     if not isinstance(schema, dict):
         return False
+    enum = schema.get("enum")
+    if isinstance(enum, list) and None not in enum:
+        return False  # the enum refuses null, whatever the type allows
     if "null" in types_of(schema) or schema.get("nullable") is True:
         return True
     for key in ("anyOf", "oneOf"):
@@ -86,8 +89,7 @@ def admits_null(schema: Any) -> bool:
             isinstance(b, dict) and "null" in types_of(b) for b in branches
         ):
             return True
-    enum = schema.get("enum")
-    return isinstance(enum, list) and None in enum
+    return isinstance(enum, list)  # and null is in it
 
 
 def properties_of(schema: Mapping[str, Any]) -> dict[str, Any]:

@@ -533,3 +533,31 @@ def test_an_anthropic_tool_needs_an_input_schema_of_type_object(schema: Any, key
     problems = check("root_not_object", tool(schema, key=key), ("anthropic", "openai", "google"))
     assert [(p.pointer, p.targets, p.evidence["found"]) for p in problems] == [("/input_schema", (), found)]
     assert "input_schema" in problems[0].message
+
+
+def test_an_enum_without_null_is_not_nullable_and_the_fix_says_to_add_null_to_it() -> None:
+    # {"type": ["string", "null"], "enum": ["c", "f"]} refuses null: the enum decides, whatever the type says.
+    units = {"type": "string", "enum": ["c", "f"]}
+    loose = {"type": "object", "properties": {"units": units}, "required": []}
+    [p] = check("optional_not_required", tool(loose, fmt="openai-chat", key="parameters"), ("openai-strict",))
+    assert "add null to its enum" in p.fix
+    half = {"type": "object", "properties": {"units": {**units, "type": ["string", "null"]}},
+            "required": ["units"]}
+    assert check("optional_forced_required", tool(half, fmt="openai-chat", key="parameters"),
+                 ("openai-strict",)) == []
+    fixed = {"type": "object", "required": ["units"],
+             "properties": {"units": {"type": ["string", "null"], "enum": ["c", "f", None]}}}
+    assert check("optional_forced_required", tool(fixed, fmt="openai-chat", key="parameters"),
+                 ("openai-strict",))
+    plain = {"type": "object", "properties": {"note": {"type": "string"}}, "required": []}
+    [q] = check("optional_not_required", tool(plain, fmt="openai-chat", key="parameters"), ("openai-strict",))
+    assert "enum" not in q.fix
+
+
+def test_a_nullable_large_string_enum_is_measured_as_a_string_enum() -> None:
+    values: list[object] = [f"{i:03d}" + "x" * 60 for i in range(260)]
+    for enum in (values, [*values, None]):
+        schema = {"type": "object", "properties": {"e": {"type": ["string", "null"], "enum": enum}},
+                  "required": ["e"], "additionalProperties": False}
+        found = check("schema_limit", tool(schema, fmt="openai-chat", key="parameters"), ("openai-strict",))
+        assert [p.pointer for p in found] == ["/input_schema/properties/e/enum"], enum[-1]

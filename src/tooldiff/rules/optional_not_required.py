@@ -82,10 +82,15 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     for prop in schemawalk.object_properties(tool):
         if prop.name in prop.required:
             continue
+        enum = ", and add null to its enum (an enum without null refuses it)" if _enum(prop.schema) else ""
         yield Problem(
             message=f'Property "{prop.name}" is not in required; strict mode rejects optional fields.',
-            fix=f'Add "{prop.name}" to required and allow null in its type if it is truly optional.',
+            fix=f'Add "{prop.name}" to required and allow null in its type if it is truly optional{enum}.',
             pointer=prop.pointer,
             targets=targets,
             evidence={"property": prop.name, "required": sorted(prop.required)},
         )
+
+
+def _enum(schema: object) -> bool:
+    return isinstance(schema, dict) and isinstance(schema.get("enum"), list) and None not in schema["enum"]

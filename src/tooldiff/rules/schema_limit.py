@@ -79,7 +79,9 @@ def measure(tool: Tool, threshold: int | None) -> Stats:
             strings = [v for v in enum if isinstance(v, str)]
             chars = sum(len(v) for v in strings)
             st.string_chars += chars
-            if threshold is not None and len(enum) > threshold and len(strings) == len(enum):
+            # A nullable string enum (`["a", ..., null]`) is still a string enum: the null is not a value.
+            nulls = enum.count(None)
+            if threshold is not None and len(strings) > threshold and len(strings) + nulls == len(enum):
                 st.large_enums.append((node.pointer + "/enum", len(enum), chars))
         const = s.get("const")
         if isinstance(const, str):
