@@ -149,3 +149,27 @@ def test_a_named_group_of_tools_in_a_tool_list_is_read_through() -> None:
         {"name": "close_issue", "description": "Close an issue", "input_schema": {"type": "object"}}]}]}
     names = [t.name for t in parse_bytes("g.json", json.dumps(group).encode()).tools]
     assert names == ["create_issue", "close_issue"]
+
+
+def test_a_tool_shared_through_a_yaml_anchor_is_one_definition() -> None:
+    text = b"""x-common-tools: &common
+  - name: search_docs
+    description: Search the product documentation for an answer
+    input_schema: {type: object, properties: {query: {type: string, description: q}}}
+agents:
+  support:
+    tools: *common
+  sales:
+    tools: *common
+  ops:
+    tools:
+      - *search
+      - &search
+        name: restart_service
+        description: Restart one service
+        input_schema: {type: object}
+"""
+    text = text.replace(b"      - *search\n      - &search", b"      - &search")  # an anchor before its alias
+    text += b"  audit:\n    tools: [*search]\n"
+    parsed = parse_bytes("agents.yaml", text)
+    assert [(t.name, t.line) for t in parsed.tools] == [("search_docs", 2), ("restart_service", 12)]

@@ -59,7 +59,14 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
         claimed: set[tuple[Path, str]] = set()  # a repeated key above records: told at its first tool only
         near = _repeats_by_record(doc.repeated, {hit.path for hit in found}) if doc.repeated else {}
         lines, offsets = doc.item_lines(found, index), doc.item_offsets(found)
+        shared: set[int] = set()  # a record a YAML alias repeats is one definition, where it is written
         for hit, (first, last), (offset, end) in zip(found, lines, offsets, strict=True):
+            if doc.node is not None:
+                node, _ = yaml_node(doc.node, hit.path)
+                if node is not None:
+                    if id(node) in shared:
+                        continue
+                    shared.add(id(node))
             base = pointers.get(id(hit.parent))
             if base is None:
                 base = pointers[id(hit.parent)] = to_pointer((*doc.prefix, *hit.parent))
