@@ -261,7 +261,15 @@ def test_recipe_vector_measured_against_the_api() -> None:
      "type f = (_: // Root.\n{\na?: string,\n}) => any;"),
     ({"type": "object", "properties": {"a": {"type": "string", "title": "T", "description": "An a.",
                                              "examples": ["x", 2]}}},
-     'type f = (_: {\n// T\n//\n// An a.\n// Examples:\n// - "x"\n// - 2\na?: string,\n}) => any;'),
+     'type f = (_: {\n// T\n//\n// An a.\n// Examples:\n// - "x"\na?: string,\n}) => any;'),
+    # encoding.rs "Handle type as array": the names alone (integer as number), not the enum or the fields;
+    # `nullable` only where no null is written already.
+    ({"type": "object", "properties": {
+        "s": {"type": ["string", "null"], "enum": ["a", "b", None]},
+        "o": {"type": ["object", "null"], "properties": {"x": {"type": "string"}}},
+        "n": {"type": ["integer", "null"], "nullable": True}}},
+     "type f = (_: {\ns?: string | null,\no?: object | null,\nn?: number | null,\n}) => any;"),
+    ({"type": "string"}, "type f = (_: string) => any;"),
     ({"type": "object", "properties": {"a": {"type": "integer", "enum": [1, 2]},
                                        "b": {"type": "string", "nullable": True},
                                        "c": {"anyOf": [{"type": "string"}, {"type": "number"}]},
@@ -272,6 +280,13 @@ def test_recipe_vector_measured_against_the_api() -> None:
 ])
 def test_the_rendering_is_harmony_s(schema: dict[str, Any], expected: str) -> None:
     assert tokens_openai.render_tool(make(schema, name="f", description="")) == expected + "\n\n"
+
+
+def test_a_description_is_split_into_comment_lines_as_rust_splits_lines() -> None:
+    # harmony writes `for line in tool.description.lines()`: "\n" (and "\r\n") only, not "\r" or U+2028.
+    described = make({"type": "object"}, name="f", description="One.\rTwo.\u2028Three.\r\nFour.\n")
+    text = tokens_openai.render_tool(described)
+    assert text.startswith("// One.\rTwo.\u2028Three.\n// Four.\ntype f")
 
 
 @pytest.mark.parametrize("key", ["oneOf", "items"])

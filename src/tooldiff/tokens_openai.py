@@ -92,19 +92,17 @@ def _literal(value: str) -> str:
 
 def _ts_type(schema: Any, indent: str, depth: int) -> str:
     """A property's type as harmony's `json_schema_to_typescript` writes it (openai-harmony 0.0.8): an enum
-    only of strings, `oneOf` as one line per variant, `anyOf` and `const` as `any`, `nullable` as `| null`;
-    nested objects as the API counts them (`_one_type`)."""
+    only of strings, a list of types as their names (`string | null`), `oneOf` as one line per variant,
+    `anyOf` and `const` as `any`; nested objects as the API counts them (`_one_type`)."""
     if not isinstance(schema, dict) or depth > MAX_RENDER_DEPTH:
         return "any"
     if isinstance(schema.get("oneOf"), list) and schema["oneOf"]:
         variants = (_ts_type(v, indent, depth + 1) for v in schema["oneOf"])
         return "\n" + "".join(f"{indent} | {v}\n" for v in variants) + indent
     t = schema.get("type")
-    if isinstance(t, list):
-        out = " | ".join(_one_type(str(x), schema, indent, depth) for x in t) or "any"
-    else:
-        out = _one_type(str(t), schema, indent, depth) if isinstance(t, str) else "any"
-    return f"{out} | null" if schema.get("nullable") is True and out != "any" else out
+    if isinstance(t, list):  # the type names alone: no enum literals, no object fields
+        return " | ".join("number" if x == "integer" else x for x in t if isinstance(x, str)) or "any"
+    return _one_type(str(t), schema, indent, depth) if isinstance(t, str) else "any"
 
 
 def _one_type(t: str, schema: dict[str, Any], indent: str, depth: int) -> str:
@@ -154,11 +152,12 @@ def _fields(schema: dict[str, Any], indent: str, depth: int) -> list[str]:
         if isinstance(spec.get("description"), str):
             lines.append(f"{indent}// {spec['description']}")
         if isinstance(spec.get("examples"), list) and spec["examples"]:
-            lines.append(f"{indent}// Examples:")
-            lines += [f"{indent}// - {json.dumps(x, ensure_ascii=False, separators=(',', ':'))}"
-                      for x in spec["examples"]]
+            lines.append(f"{indent}// Examples:")  # the string examples only, quoted as written
+            lines += [f'{indent}// - "{x}"' for x in spec["examples"] if isinstance(x, str)]
         optional = "" if name in required else "?"
         kind = _ts_type(prop, indent, depth)
+        if spec.get("nullable") is True and "null" not in kind and not kind.startswith("\n"):
+            kind += " | null"
         gap = "" if kind.startswith("\n") else " "  # a oneOf starts its own lines
         line = f"{indent}{name}{optional}:{gap}{kind},"
         if "default" in spec:
@@ -170,12 +169,12 @@ def _fields(schema: dict[str, Any], indent: str, depth: int) -> list[str]:
 def render_tool(tool: Tool) -> str:
     """One function as harmony renders it inside `namespace functions { ... }`: no schema takes no argument,
     a root that is not an object takes `any`, an object lists its fields at the left edge."""
-    lines = [f"// {line}" for line in tool.description.splitlines()] if tool.description else []
+    lines = [f"// {line}" for line in _lines(tool.description)]
     schema = tool.input_schema
     if not isinstance(schema, dict):
         lines.append(f"type {tool.name} = () => any;")
     elif schema.get("type") != "object":
-        lines.append(f"type {tool.name} = (_: any) => any;")
+        lines.append(f"type {tool.name} = (_: {_ts_type(schema, '', 1)}) => any;")
     else:
         about = schema.get("description")
         head = f"// {about}\n" if isinstance(about, str) and about else ""
@@ -184,6 +183,15 @@ def render_tool(tool: Tool) -> str:
         lines += fields
         lines.append("}) => any;")
     return "\n".join(lines) + "\n\n"
+
+
+def _lines(text: str) -> list[str]:
+    """Rust's `str::lines()`, as harmony splits a description: at each newline (a `\r` before it dropped),
+    with no empty line after a final one. Python's `splitlines` also splits at `\r`, U+2028 and others."""
+    parts = text.split("\n")
+    if parts and parts[-1] == "":
+        parts.pop()
+    return [part[:-1] if part.endswith("\r") else part for part in parts]
 
 
 def count_tool(tool: Tool) -> int:
