@@ -34,7 +34,8 @@ def raw(name: str) -> dict[str, Any]:
 
 
 def test_every_table_loads_with_every_fact() -> None:
-    assert tuple(TARGETS) == TARGET_NAMES == ("openai-strict", "openai", "anthropic", "google")
+    assert tuple(TARGETS) == TARGET_NAMES == (
+        "openai-strict", "openai", "anthropic-strict", "anthropic", "google")
     for name in TARGET_NAMES:
         assert set(raw(name)["facts"]) == set(FACT_TYPES)
 
@@ -50,7 +51,7 @@ def test_every_documented_fact_cites_a_provider_document(name: str) -> None:
 
 
 def test_key_facts() -> None:
-    strict, openai, anthropic, google = (TARGETS[n] for n in TARGET_NAMES)
+    strict, openai, anthropic_strict, anthropic, google = (TARGETS[n] for n in TARGET_NAMES)
     assert strict.all_properties_required and strict.additional_properties_false_required
     assert not openai.all_properties_required and not anthropic.additional_properties_false_required
     assert strict.recursive_refs is True and anthropic.recursive_refs is None
@@ -71,6 +72,11 @@ def test_key_facts() -> None:
     assert google.name_pattern.fullmatch("a" * 128) and not google.name_pattern.fullmatch("a" * 129)
     assert strict.name_pattern.fullmatch("a" * 64) and not openai.name_pattern.fullmatch("a" * 65)
     assert (anthropic.name_max_length, google.name_max_length, openai.name_max_length) == (128, 128, 64)
+    # Strict tool use: every object closed, no recursion, no numeric or length bounds; optional fields stay.
+    assert anthropic_strict.additional_properties_false_required and anthropic_strict.recursive_refs is False
+    assert {"minimum", "maxLength"} <= anthropic_strict.unsupported_keywords
+    assert not anthropic_strict.all_properties_required
+    assert anthropic_strict.name_pattern.pattern == anthropic.name_pattern.pattern
     # Per model since Claude 4.5 (290 to 675 tokens with tool_choice auto), so no one figure for the target.
     assert anthropic.request_overhead_tokens is None
     assert "per model" in anthropic.notes["request_overhead_tokens"]
@@ -109,6 +115,7 @@ def tool(fmt: str, strict: bool | None = None) -> Tool:
         ("openai-chat", None, ("openai",)),
         ("openai-responses", False, ("openai",)),
         ("anthropic", None, ("anthropic",)),
+        ("anthropic", True, ("anthropic-strict",)),
         ("gemini", None, ("google",)),
         ("mcp", None, ("anthropic", "openai", "google")),
         ("function", True, ("anthropic", "openai", "google")),

@@ -18,7 +18,7 @@ from typing import Any
 
 from tooldiff.model import Tool
 
-TARGET_NAMES: tuple[str, ...] = ("openai-strict", "openai", "anthropic", "google")
+TARGET_NAMES: tuple[str, ...] = ("openai-strict", "openai", "anthropic-strict", "anthropic", "google")
 
 # Fact name -> the Python type its non-null value must have.
 FACT_TYPES: dict[str, type | tuple[type, ...]] = {
@@ -157,7 +157,7 @@ def _load_all() -> dict[str, Target]:
 
 TARGETS: dict[str, Target] = _load_all()
 
-# Default targets by source format (issue 2). OpenAI formats split on `strict`.
+# Default targets by source format (issue 2). OpenAI's and Anthropic's own formats split on `strict`.
 _OPENAI_FORMATS = frozenset({"openai-chat", "openai-responses"})
 _FORMAT_TARGETS: dict[str, tuple[str, ...]] = {
     "anthropic": ("anthropic",),
@@ -171,6 +171,8 @@ _FORMAT_TARGETS: dict[str, tuple[str, ...]] = {
 def default_targets(tool: Tool) -> tuple[str, ...]:
     if tool.format in _OPENAI_FORMATS:
         return ("openai-strict",) if tool.strict is True else ("openai",)
+    if tool.format == "anthropic" and tool.strict is True:  # strict tool use: structured outputs' subset
+        return ("anthropic-strict",)
     return _FORMAT_TARGETS.get(tool.format, ("anthropic", "openai", "google"))
 
 

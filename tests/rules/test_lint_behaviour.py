@@ -41,7 +41,11 @@ def tool(
     )
 
 
-def check(rule: str, t: Tool, targets: tuple[str, ...] = tuple(TARGETS)) -> list[Problem]:
+# The targets these tests were written about; anthropic-strict has its own (`test_anthropic_strict_...`).
+FOUR = ("openai-strict", "openai", "anthropic", "google")
+
+
+def check(rule: str, t: Tool, targets: tuple[str, ...] = FOUR) -> list[Problem]:
     mod: ModuleType = importlib.import_module(f"tooldiff.rules.{rule}")
     return list(mod.check(t, Context(targets=resolve(targets), options=dict(getattr(mod, "OPTIONS", {})))))
 
@@ -561,3 +565,22 @@ def test_a_nullable_large_string_enum_is_measured_as_a_string_enum() -> None:
                   "required": ["e"], "additionalProperties": False}
         found = check("schema_limit", tool(schema, fmt="openai-chat", key="parameters"), ("openai-strict",))
         assert [p.pointer for p in found] == ["/input_schema/properties/e/enum"], enum[-1]
+
+
+def test_anthropic_strict_tool_use_closes_every_object_and_drops_bounds() -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1, "description": "N."},
+                                               "note": {"type": "string", "description": "A note."}},
+              "required": ["n"]}
+    strict = ("anthropic-strict",)
+    assert [p.pointer for p in check("missing_additional_properties_false", tool(schema), strict)] == [
+        "/input_schema"]
+    assert [p.pointer for p in check("unsupported_keyword", tool(schema), strict)] == [
+        "/input_schema/properties/n/minimum"]
+    assert check("optional_not_required", tool(schema), strict) == []  # optional fields are allowed
+    closed = {**schema, "additionalProperties": False,
+              "properties": {**schema["properties"], "n": {"type": "integer", "description": "N, from 1."}}}
+    described = tool(closed, description="Count the notes of a ticket from the given number on.")
+    assert not any(check(rule, described, strict) for rule in TOOL_RULES)
+    plain = ("anthropic",)
+    assert check("missing_additional_properties_false", tool(schema), plain) == []
+    assert check("unsupported_keyword", tool(schema), plain) == []
