@@ -173,3 +173,21 @@ agents:
     text += b"  audit:\n    tools: [*search]\n"
     parsed = parse_bytes("agents.yaml", text)
     assert [(t.name, t.line) for t in parsed.tools] == [("search_docs", 2), ("restart_service", 12)]
+
+
+def test_a_vs_code_language_model_tool_is_described_by_its_model_description() -> None:
+    manifest = {"contributes": {"languageModelTools": [
+        {"name": "myext_tabCount", "displayName": "Tab count", "userDescription": "Counts tabs",
+         "modelDescription": "The number of active tabs in a tab group.",
+         "inputSchema": {"type": "object", "properties": {}}}]}}
+    [tool] = parse_bytes("package.json", json.dumps(manifest).encode()).tools
+    assert tool.description == "The number of active tabs in a tab group."
+
+
+def test_gemini_declarations_in_a_bare_list_keep_their_openapi_types() -> None:
+    params = {"type": "OBJECT", "properties": {"genre": {"type": "STRING", "description": "g"}}}
+    decl = [{"name": "find_movies", "description": "Find movies now showing.", "parameters": params}]
+    [tool] = parse_bytes("decl.json", json.dumps(decl).encode()).tools
+    assert tool.format == "gemini"
+    genre = {"type": "string", "description": "g"}
+    assert tool.input_schema == {"type": "object", "properties": {"genre": genre}}

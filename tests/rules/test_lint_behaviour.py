@@ -584,3 +584,13 @@ def test_anthropic_strict_tool_use_closes_every_object_and_drops_bounds() -> Non
     plain = ("anthropic",)
     assert check("missing_additional_properties_false", tool(schema), plain) == []
     assert check("unsupported_keyword", tool(schema), plain) == []
+
+
+def test_invalid_name_suggests_a_name_every_failing_target_takes() -> None:
+    [p] = check("invalid_name", tool({"type": "object"}, name="über tool"), ("anthropic",))
+    assert p.fix == 'Rename the tool, for example to "uber_tool".'
+    long = "a" * 100 + "!"
+    [q] = check("invalid_name", tool({"type": "object"}, name=long), ("anthropic",))
+    assert f'"{"a" * 100}_"' in q.fix  # Anthropic takes 128 characters: no cut at OpenAI's 64
+    [r] = check("invalid_name", tool({"type": "object"}, name=long), ("openai", "anthropic"))
+    assert f'"{"a" * 64}"' in r.fix

@@ -180,8 +180,9 @@ def _build(
         what = "missing" if name is None else "not a string"
         return None, f"{fields.format} tool at {pointer or '/'}: `name` is {what}"
     description: Any = body.get("description")
-    if description is None:
-        description = ""
+    if description is None:  # a VS Code language model tool tells the model its `modelDescription`
+        model = body.get("modelDescription")
+        description = model if isinstance(model, str) else ""
     elif not isinstance(description, str):
         return None, f"{fields.format} tool at {pointer or '/'} ({name}): `description` is not a string"
     key = fields.schema_key

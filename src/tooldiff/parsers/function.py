@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tooldiff.parsers import gemini
 from tooldiff.parsers.record import CONTAINER_KEYS, WHOLE_FILE, Fields, plain_fields
 
 # `matches` can only be true when one of these keys is present (a cheap pre-filter).
@@ -44,5 +45,9 @@ def matches(record: Mapping[str, Any], container: str | None) -> bool:
 
 
 def fields(record: Mapping[str, Any]) -> Fields:
+    params = record.get("parameters")
+    if isinstance(params, dict) and params.get("type") == "OBJECT":  # OpenAPI's upper case: Gemini's dialect
+        return plain_fields(gemini.FORMAT, record, "parameters")
     # MCP extras survive when a converter renamed inputSchema to parameters.
     return plain_fields(FORMAT, record, "parameters")
+

@@ -32,6 +32,7 @@ Gemini and fail on OpenAI and Anthropic.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 
 from tooldiff.model import Problem, Severity, Tool
@@ -45,9 +46,11 @@ EXAMPLE = [{"name": "math.sum", "description": "Add a list of numbers.", "input_
 FIXED = [{"name": "math_sum", "description": "Add a list of numbers.", "input_schema": {"type": "object"}}]
 
 
-def _suggest(name: str) -> str:
-    fixed = re.sub(r"[^a-zA-Z0-9_-]", "_", name)[:64] or "tool"
-    return fixed if re.match(r"[a-zA-Z_]", fixed) else "_" + fixed[:63]
+def _suggest(name: str, limit: int) -> str:
+    """A name every target takes: accents dropped (`über` is `uber`, not `_ber`), other characters `_`."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+    fixed = re.sub(r"[^a-zA-Z0-9_-]", "_", plain)[:limit] or "tool"
+    return fixed if re.match(r"[a-zA-Z_]", fixed) else "_" + fixed[: limit - 1]
 
 
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
@@ -58,9 +61,10 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     for t in failing:
         rules.setdefault(t.name_rule, []).append(t.name)
     allowed = "; ".join(f"{rule} ({', '.join(names)})" for rule, names in rules.items())
+    suggested = _suggest(tool.name, min(t.name_max_length for t in failing))
     yield Problem(
         message=f'The name "{tool.name}" is not accepted: allowed is {allowed}.',
-        fix=f'Rename the tool, for example to "{_suggest(tool.name)}".',
+        fix=f'Rename the tool, for example to "{suggested}".',
         pointer="/name",
         targets=tuple(t.name for t in failing),
         evidence={"name": tool.name, "length": len(tool.name)},

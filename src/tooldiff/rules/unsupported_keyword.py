@@ -104,7 +104,7 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
             targets = tuple(n for n, kws in rejecting if keyword in kws)
             hint = _HINTS.get(keyword, "express the constraint in the description instead")
             yield Problem(
-                message=f"The keyword {keyword} is not supported by {', '.join(targets)}.",
+                message=f"The keyword `{keyword}` is not supported by {', '.join(targets)}.",
                 fix=f"Remove {keyword}: {hint}.",
                 pointer=f"{node.pointer}/{schemawalk.escape(keyword)}",
                 targets=targets,
