@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from tooldiff.check import run_check
+from tooldiff.config import Config
 from tooldiff.parsers import parse_bytes
 from tooldiff.positions import Locator
+from tooldiff.sources import WorktreeSource
 
 MANIFEST = b"apiVersion: v1\nkind: Service\n---\napiVersion: apps/v1\nkind: Deployment\n"
 TOOLS = b"""kind: notes
@@ -73,3 +78,15 @@ def test_a_broken_later_document_keeps_the_ones_before_it() -> None:
 def test_a_broken_only_document_is_reported_on_a_line_of_the_file() -> None:
     parsed = parse_bytes("tools.yaml", BROKEN_LAST.split("---\n")[1].encode())
     assert parsed.tools == () and [e.line for e in parsed.errors] == [4]
+
+
+def test_a_broken_later_document_leaves_the_earlier_ones_their_lines(tmp_path: Path) -> None:
+    text = "\n".join([
+        "name: get_weather", "description: Get the current weather for a city", "input_schema:",
+        "  type: object", "  properties:", "    units:", "      type: string", "      description: Units",
+        "    city:", "      type: string", "---", "name: get_time", "description: [unclosed", ""])
+    (tmp_path / "s.yaml").write_text(text, encoding="utf-8")
+    report = run_check(WorktreeSource(tmp_path), Config.default())
+    found = sorted((f.code, f.line, f.pointer) for f in report.findings)
+    assert found == [("missing-description", 6, "/input_schema/properties/units"),  # "Units": the name
+                     ("missing-description", 9, "/input_schema/properties/city"), ("parse-error", 13, "")]

@@ -393,14 +393,17 @@ class Locator:
         self._index = LineIndex(self._text)
         self._yaml: yaml.Node | None = None
         if self._kind == "yaml":
+            docs: list[yaml.Node] = []
+            broken = False
             try:
-                docs = list(yaml.compose_all(self._text, Loader=yaml.CSafeLoader))
-                # Several documents are addressed like JSONL lines: /<document index>/...
-                self._yaml = docs[0] if len(docs) == 1 else (
-                    yaml.SequenceNode("tag:yaml.org,2002:seq", docs) if docs else None
-                )
+                docs.extend(yaml.compose_all(self._text, Loader=yaml.CSafeLoader))
             except (yaml.YAMLError, RecursionError):
-                self._yaml = None
+                broken = True  # the documents before the broken one are read, as `load_yaml` reads them
+            # Several documents (or some before a broken one) are addressed like JSONL lines: /<index>/...
+            if len(docs) == 1 and not broken:
+                self._yaml = docs[0]
+            elif docs:
+                self._yaml = yaml.SequenceNode("tag:yaml.org,2002:seq", docs)
         elif self._kind == "json":
             self._spans = JsonSpans(self._text)
         else:
