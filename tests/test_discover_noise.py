@@ -191,3 +191,10 @@ def test_gemini_declarations_in_a_bare_list_keep_their_openapi_types() -> None:
     assert tool.format == "gemini"
     genre = {"type": "string", "description": "g"}
     assert tool.input_schema == {"type": "object", "properties": {"genre": genre}}
+
+
+def test_tools_nested_in_an_environment_config_are_found() -> None:
+    doc = {"environments": {"prod": {"agents": [{"id": "support", "llm": {"request": {"tools": [TOOL]}}}]}}}
+    found = parse_bytes("env.json", json.dumps(doc).encode())
+    assert [(t.name, t.pointer) for t in found.tools] == [
+        ("get_weather", "/environments/prod/agents/0/llm/request/tools/0")]

@@ -17,7 +17,7 @@ from tooldiff.parsers.record import CONTAINER_KEYS, GEMINI_CONTAINERS, WHOLE_FIL
 
 # Checked in order: the first shape that matches names the format.
 FORMAT_MODULES: tuple[ModuleType, ...] = (openai_chat, openai_responses, anthropic, mcp, gemini, function)
-MAX_DEPTH = 6
+MAX_DEPTH = 10
 NOT_A_TOOL = ""  # the format of an item of a tool list that is not an object: reported, never a tool
 
 
