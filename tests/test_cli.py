@@ -627,3 +627,14 @@ def test_describe_json_keeps_toolset_findings_and_accepted_errors_apart(
     data = json.loads(run(capsys, "describe", "--format", "json", ".")[1])
     row = next(t for t in data["tools"] if t["name"] == "math.sum")
     assert row["ok"] is True and {i["status"] for i in row["issues"]} == {"baselined"}
+
+
+def test_describe_of_a_path_that_does_not_exist_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "describe", "tools.json", "nothere.json")
+    assert code == 2 and "nothere.json: no such file or folder" in err
+    assert "search_docs" in out  # the files that are there are still described
+    assert run(capsys, "describe", "tools.json")[0] == 0

@@ -332,7 +332,12 @@ def _dispatch(args: argparse.Namespace) -> int:
             sys.stdout.write(describe_json(report))
         else:
             sys.stdout.write(render_describe(report, _paths_from(run.source.root)))
-        return 0
+        missing = [p for p in args.paths if not Path(p).exists()]
+        for path in missing:  # a typo: a script must not read "described" from an exit 0
+            from tooldiff.render.escape import plain
+
+            print(f"tooldiff: {plain(path)}: no such file or folder", file=sys.stderr)
+        return 2 if missing else 0
     if cmd == "baseline":
         return _baseline(args)
     if cmd in ("rules", "explain"):
