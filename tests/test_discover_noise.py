@@ -198,3 +198,65 @@ def test_tools_nested_in_an_environment_config_are_found() -> None:
     found = parse_bytes("env.json", json.dumps(doc).encode())
     assert [(t.name, t.pointer) for t in found.tools] == [
         ("get_weather", "/environments/prod/agents/0/llm/request/tools/0")]
+
+
+def names(path: str, doc: object) -> list[str]:
+    data = doc if isinstance(doc, bytes) else json.dumps(doc).encode()
+    return [t.name for t in parse_bytes(path, data).tools]
+
+
+def test_undescribed_tools_beside_described_ones_are_still_tools() -> None:
+    responses = [{"type": "function", "name": "get_weather", "description": "Get the weather",
+                  "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}},
+                 {"type": "function", "name": "hang_up"}]
+    assert names("r.json", responses) == ["get_weather", "hang_up"]
+    assert names("r.json", {"available_tools": responses}) == ["get_weather", "hang_up"]
+    assert names("r.jsonl", b'{"type": "function", "name": "get_time"}\n') == ["get_time"]
+    bare = b"""- name: search
+  description: Search the docs
+  parameters: {type: object, properties: {query: {type: string}}}
+- name: fetch
+  parameters: {url: string}
+"""
+    assert names("f.yaml", bare) == ["search", "fetch"]  # `fetch`'s shorthand schema is then reported
+
+
+def test_a_vercel_ai_sdk_function_tool_is_read_with_its_input_schema() -> None:
+    tool = {"type": "function", "name": "weather", "description": "Get the weather",
+            "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    [found] = parse_bytes("v.json", json.dumps({"tools": [tool]}).encode()).tools
+    assert found.input_schema == tool["inputSchema"] and found.schema_pointer == "/tools/0/inputSchema"
+
+
+def test_the_tools_a_tool_choice_allows_are_not_definitions() -> None:
+    doc = {"tools": [{"type": "function", "name": "get_weather", "description": "Get the weather",
+                      "parameters": {"type": "object", "properties": {}}}],
+           "tool_choice": {"type": "allowed_tools", "mode": "auto",
+                           "tools": [{"type": "function", "name": "get_weather"}]}}
+    assert names("req.json", doc) == ["get_weather"]
+
+
+def test_a_broken_tool_file_is_reported_unless_the_break_is_a_template(tmp_path: Path) -> None:
+    promptfoo = b"""prompts:
+  - 'What is the weather in {{city}}?'
+providers:
+  - id: openai:chat:gpt-4o-mini
+    config:
+      tools:
+        - type: function
+          function:
+            name: get_weather
+            parameters:
+              type: object
+              properties:
+                city: {type: string}
+               required: [city]
+"""
+    (tmp_path / "promptfooconfig.yaml").write_bytes(promptfoo)
+    jsonc = (b'// tools\n[{"type":"function","function":{"name":"get_weather",'
+             b'"parameters":{"type":"object"}}},]\n')
+    (tmp_path / "tools.json").write_bytes(jsonc)
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "sc.yaml").write_bytes(HELM_TEMPLATE)
+    found = discover(WorktreeSource(tmp_path), Config.default())
+    assert sorted(e.file for e in found.errors) == ["promptfooconfig.yaml", "tools.json"]

@@ -28,22 +28,26 @@ SKIP_FILES = frozenset({
 })
 # Without one of these keys a file cannot hold a tool, so its syntax errors are not ours to report
 # (discovery by content only; explicit paths always report).
-TOOL_HINTS = (b"input_schema", b"inputSchema", b"unctionDeclarations", b"unction_declarations")
+TOOL_HINTS = (b"input_schema", b"inputSchema", b"unctionDeclarations", b"unction_declarations",
+              b'"type":"function"', b'"type": "function"', b"type: function")
 # `parameters` alone is in Kubernetes StorageClasses and SSM documents: a tool record also has a description.
 WEAK_HINTS = (b"parameters", b"description")
 # A UTF-16/32 file hides those hints between NUL bytes: they are looked for in its text.
 WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
-def may_hold_tools(raw: bytes) -> bool:
+def may_hold_tools(raw: bytes, error_lines: Sequence[int] = ()) -> bool:
     """Whether a file that fails to parse (or is too big to) may be a tool file, so its failure is reported:
-    it has a tool key, or `parameters` and `description` outside a template (a Helm chart's `{{ }}` is
-    not YAML until it is rendered)."""
+    it has a tool key, or `parameters` and `description`, unless it breaks where a `{{ }}` template is
+    (a Helm chart is not YAML until it is rendered; a prompt's `{{city}}` elsewhere is no reason)."""
     if raw.startswith(WIDE_BOMS):
         raw = _narrow(raw)
     if any(h in raw for h in TOOL_HINTS):
         return True
-    return all(h in raw for h in WEAK_HINTS) and not (b"{{" in raw and b"}}" in raw)
+    if not all(h in raw for h in WEAK_HINTS):
+        return False
+    lines = raw.split(b"\n")
+    return not any(0 < n <= len(lines) and b"{{" in lines[n - 1] for n in error_lines)
 
 
 def _narrow(raw: bytes) -> bytes:
@@ -316,7 +320,8 @@ def read_parse(
         if raw is None:
             continue
         result = (known or {}).get(path) or parse_bytes(path, raw, max_bytes=config.max_file_bytes)
-        hinted = explicit or path in tool_files or may_hold_tools(raw)
+        hinted = (explicit or path in tool_files
+                  or may_hold_tools(raw, [e.line for e in result.errors]))
         keep = bool(result.tools) or (bool(result.errors) and hinted)
         if keep:
             files[path] = raw

@@ -19,6 +19,8 @@ from tooldiff.parsers.record import CONTAINER_KEYS, GEMINI_CONTAINERS, WHOLE_FIL
 FORMAT_MODULES: tuple[ModuleType, ...] = (openai_chat, openai_responses, anthropic, mcp, gemini, function)
 MAX_DEPTH = 10
 NOT_A_TOOL = ""  # the format of an item of a tool list that is not an object: reported, never a tool
+# Keys whose tool lists name tools defined elsewhere (`tool_choice: {type: allowed_tools, tools: [...]}`).
+NOT_DEFINITIONS = frozenset({"tool_choice", "allowed_tools"})
 
 
 class Found(NamedTuple):
@@ -68,6 +70,15 @@ def _schemaless(record: Mapping[str, Any], container: str | None, siblings: Coun
     return Fields(fmt, record)
 
 
+def _vouched(record: Mapping[str, Any], siblings: Counter[str]) -> Fields | None:
+    """A `{name, parameters}` record too plain to be a tool alone (no description, a shorthand schema) that
+    sits among bare function records: one of them, whose schema the rules then report."""
+    if not siblings[function.FORMAT] or not isinstance(record.get("name"), str) or _holds_tools(record):
+        return None
+    params = record.get("parameters")
+    return function.fields(record) if params is None or isinstance(params, dict) else None
+
+
 def _holds_tools(record: Mapping[str, Any]) -> bool:
     """An agent's config or a named group of tools (`{name, outputSchema, tools: [...]}`) is read through,
     not taken for a tool: no tool record has a list of tools in it."""
@@ -97,6 +108,8 @@ def _in_dict(obj: Mapping[str, Any], path: tuple[str, ...], depth: int) -> Itera
     if depth > MAX_DEPTH:
         return
     for key, child in obj.items():
+        if key in NOT_DEFINITIONS:
+            continue
         if isinstance(child, list):
             container = key if key in CONTAINER_KEYS else None
             yield from _in_list(child, (*path, key), container, depth + 1)
@@ -134,7 +147,7 @@ def _in_list(
     for index in sorted((*found, *rest)):
         hit = found.get(index)
         if hit is None:
-            hit = _schemaless(items[index], container, formats)
+            hit = _schemaless(items[index], container, formats) or _vouched(items[index], formats)
         if hit is not None:
             yield Found(path, index, hit)
         else:

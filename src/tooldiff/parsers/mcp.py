@@ -16,7 +16,7 @@ FORMAT = "mcp"
 
 
 def matches(record: Mapping[str, Any], container: str | None) -> bool:
-    if "input_schema" in record or "type" in record:
+    if "input_schema" in record or ("type" in record and record["type"] != "function"):
         return False
     if "inputSchema" in record:
         return True

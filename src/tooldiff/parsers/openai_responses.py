@@ -18,12 +18,15 @@ FORMAT = "openai-responses"
 def matches(record: Mapping[str, Any], container: str | None) -> bool:
     if record.get("type") != "function" or "function" in record:
         return False
-    # Outside a tool list, a tool says more than its type: Solidity ABIs and tree-sitter grammars are lists
-    # of `"type": "function"` entries too.
-    return container in CONTAINER_KEYS or not _OWN_KEYS.isdisjoint(record)
+    if "inputSchema" in record and "parameters" not in record:
+        return False  # the AI SDK's function tool (`LanguageModelV2FunctionTool`): its schema is MCP's key
+    # Outside a tool list, Solidity ABI entries and tree-sitter node types are `"type": "function"` too: a
+    # tool has a name and none of an ABI entry's keys.
+    named = isinstance(record.get("name"), str)
+    return container in CONTAINER_KEYS or (named and _ABI_KEYS.isdisjoint(record))
 
 
-_OWN_KEYS = frozenset({"parameters", "description", "strict"})
+_ABI_KEYS = frozenset({"inputs", "outputs", "stateMutability", "constant", "payable", "anonymous"})
 
 
 def fields(record: Mapping[str, Any]) -> Fields:
