@@ -246,7 +246,7 @@ def test_baseline_entries_that_match_no_finding_are_said(
     assert len(notes) == 1 and "a/tools.json" in notes[0] and "tooldiff baseline" in notes[0]
     capsys.readouterr()
     assert main(["baseline"]) == 0
-    assert "dropped 3 entries that match no finding" in capsys.readouterr().err
+    assert "dropped 3 entries (fixed" in capsys.readouterr().err
     _, report = check_json(capsys)
     assert not [n for n in report["notes"] if "baseline" in n]  # type: ignore[union-attr]
 
@@ -263,3 +263,24 @@ def test_baseline_counts_what_it_writes_and_refuses_a_missing_path(
     assert f"wrote {written} findings" in err
     assert "parse error is never baselined" in err and "broken.json" in err
     assert main(["baseline", "nothere.json"]) == 2
+
+
+def test_stale_baseline_notes_judge_only_what_the_run_read_and_ran(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A rule the run did not run, a file that does not parse, a file the config leaves out: not "fixed",
+    # not "renamed"; and `tooldiff baseline` keeps the broken file's entries for when it parses again.
+    _, report = check_json(capsys, "--select", "invalid-name")
+    assert not [n for n in report["notes"] if "baseline" in n]  # type: ignore[union-attr]
+    good = (repo / "b" / "tools.json").read_text(encoding="utf-8")
+    (repo / "b" / "tools.json").write_text(good[:-3] + ",]}", encoding="utf-8")
+    _, report = check_json(capsys)
+    assert not [n for n in report["notes"] if "baseline" in n]  # type: ignore[union-attr]
+    before = entries(repo)
+    capsys.readouterr()
+    assert main(["baseline"]) == 0
+    assert entries(repo) == before and "dropped" not in capsys.readouterr().err
+    (repo / "b" / "tools.json").write_text(good, encoding="utf-8")
+    (repo / ".tooldiff.yml").write_text("exclude: ['b/**']\n", encoding="utf-8")
+    _, report = check_json(capsys)
+    assert not [n for n in report["notes"] if "baseline" in n]  # type: ignore[union-attr]

@@ -260,3 +260,14 @@ providers:
     (tmp_path / "templates" / "sc.yaml").write_bytes(HELM_TEMPLATE)
     found = discover(WorktreeSource(tmp_path), Config.default())
     assert sorted(e.file for e in found.errors) == ["promptfooconfig.yaml", "tools.json"]
+
+
+def test_a_tool_that_names_the_tools_it_delegates_to_is_a_tool() -> None:
+    schema = {"type": "object", "properties": {"task": {"type": "string"}}}
+    doc = {"tools": [{"name": "search", "description": "Search the web.", "input_schema": schema},
+                     {"name": "research_agent", "description": "Delegate research.", "input_schema": schema,
+                      "tools": ["search", "fetch"]}]}
+    assert names("a.json", doc) == ["search", "research_agent"]
+    rpc = {"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+        {"name": "plan", "description": "Plan a task.", "inputSchema": schema, "tools": []}]}}
+    assert names("m.json", rpc) == ["plan"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -88,16 +88,18 @@ STALE_TOOLSETS_SHOWN = 5
 
 
 def stale_notes(baseline: Baseline, findings: Iterable[Finding], toolsets: Collection[str],
-                unread: Collection[str] = ()) -> list[str]:
+                unread: Callable[[str], bool] = lambda _: False,
+                judged: Callable[[str], bool] = lambda _: True) -> list[str]:
     """What a whole-tree run says of the baseline entries that matched no finding: those of a toolset the
     run does not have (a renamed file: its accepted findings are back as new, with no other word why), and
     those of toolsets it has (fixed: left in, they would accept the problem again if it came back).
-    `unread`: toolsets the run did not analyse (configured `sources`), whose entries are not judged."""
+    `unread(toolset)`: a toolset the run could not read (a file that does not parse, one the config leaves
+    out, configured `sources`); `judged(code)`: a rule the run ran. Other entries are not judged."""
     matched = {f.fingerprint for f in findings}
     stale: dict[str, int] = {}
     for fingerprint, row in baseline.rows.items():
         toolset = str(row.get("toolset") or "")
-        if fingerprint not in matched and toolset not in unread:
+        if fingerprint not in matched and judged(str(row.get("code"))) and not unread(toolset):
             stale[toolset] = stale.get(toolset, 0) + 1
     gone = sorted(ts for ts in stale if ts not in toolsets)
     notes = [f"The baseline holds {_entries(stale[ts])} for toolset {ts or '(none named)'}, which this run "
@@ -113,9 +115,15 @@ def stale_notes(baseline: Baseline, findings: Iterable[Finding], toolsets: Colle
         where = ", ".join(kept[:STALE_TOOLSETS_SHOWN]) + (f" and {len(kept) - STALE_TOOLSETS_SHOWN} more"
                                                            if len(kept) > STALE_TOOLSETS_SHOWN else "")
         count = sum(stale[ts] for ts in kept)
-        notes.append(f"{_entries(count)} of the baseline match no finding any more (fixed?), in {where}: "
-                     "`tooldiff baseline` drops them, so a problem fixed once cannot come back unseen.")
+        notes.append(f"{_entries(count)} of the baseline {'match' if count != 1 else 'matches'} no finding "
+                     f"any more (fixed?), in {where}: `tooldiff baseline` drops "
+                     f"{'them' if count != 1 else 'it'}, so a problem fixed once cannot come back unseen.")
     return notes
+
+
+def within(toolset: str, files: Iterable[str]) -> bool:
+    """Whether one of `files` is the toolset's file or inside its folder."""
+    return any(f == toolset or f.startswith(toolset + "/") for f in files)
 
 
 def _entries(count: int) -> str:

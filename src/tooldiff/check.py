@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tooldiff import mates, split, workers
-from tooldiff.baseline import apply_status, ignore_matches, load_baseline, stale_notes
+from tooldiff.baseline import Baseline, apply_status, ignore_matches, load_baseline, stale_notes, within
 from tooldiff.config import DEFAULT_BASELINE, Config, ConfigError, Ignore, load_config
-from tooldiff.discover import discover_selected, glob_match, select
+from tooldiff.discover import discover_selected, glob_match, left_out, select
 from tooldiff.engine import analyse, gc_paused
 from tooldiff.model import Report
 from tooldiff.report import assemble, build_report
@@ -131,13 +131,24 @@ def run_check(
                                   token_methods=token_methods, notes=chosen.notes)
         report = mates.cut(report, near.named) if near is not None else report
         if not paths and baseline.rows:  # over some paths only, the other entries were not checked
-            ids = {ts.id for ts in report.toolsets}
-            unread = {s.toolset for s in config.sources}
-            report = _with_notes(report, stale_notes(baseline, report.findings, ids, unread))
+            report = _with_notes(report, _stale(baseline, report, config))
         named_outright = bool(paths) if named is None else named  # pre-commit's changed files are not
         # With parse errors ignored, a file that does not parse cannot be told from one without tools.
         said = named_outright and config.rule_enabled("parse-error")
         return _say_empty(report, paths, chosen.paths) if paths and said else report
+
+
+def _stale(baseline: Baseline, report: Report, config: Config) -> list[str]:
+    """`stale_notes` for a whole-tree check: a toolset whose file does not parse, or that the config leaves
+    out, was not read, and the entries of rules this run did not run are not judged."""
+    broken = {f.file for f in report.findings if f.code == "parse-error"}
+    code = {s.toolset for s in config.sources}
+
+    def unread(toolset: str) -> bool:
+        return toolset in code or within(toolset, broken) or left_out(toolset, config)
+
+    return stale_notes(baseline, report.findings, {ts.id for ts in report.toolsets}, unread,
+                       config.rule_enabled)
 
 
 def _with_notes(report: Report, notes: Sequence[str]) -> Report:

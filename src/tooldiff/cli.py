@@ -477,7 +477,7 @@ def _has_commits(path: Path) -> bool:
 
 
 def _baseline(args: argparse.Namespace) -> int:
-    from tooldiff.baseline import dump_baseline, load_baseline, moved_reasons, outside
+    from tooldiff.baseline import dump_baseline, load_baseline, moved_reasons, outside, within
     from tooldiff.check import invocation, run_check
     from tooldiff.render.escape import plain
     from tooldiff.sources import PathsError
@@ -504,17 +504,19 @@ def _baseline(args: argparse.Namespace) -> int:
     # `sources` commands run under `diff` only, which applies the baseline to their tools too: the entries
     # of their toolsets were not checked here, so they stay as they are.
     code = {s.toolset for s in run.config.sources}
-    unchecked += [row for row in old.rows.values() if row.get("toolset") in code and row not in unchecked]
+    # A file that does not parse was not read either: its toolset's entries wait for it to parse again.
+    unchecked += [row for row in old.rows.values() if row not in unchecked and (
+        row.get("toolset") in code or within(str(row.get("toolset") or ""), broken))]
     moved = moved_reasons(old, {ts.id for ts in report.toolsets} | {str(r.get("toolset")) for r in unchecked})
     _write(target, dump_baseline(keep, args.reason, unchecked, moved))
     also = f" (and kept {len(unchecked)} outside the paths checked)" if unchecked else ""
     print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {plain(target)}{also}",
           file=sys.stderr)
-    seen = {f.fingerprint for f in report.findings} | {str(r.get("fingerprint")) for r in unchecked}
-    dropped = sum(1 for fingerprint in old.rows if fingerprint not in seen)
+    written = {f.fingerprint for f in keep} | {str(r.get("fingerprint")) for r in unchecked}
+    dropped = sum(1 for fingerprint in old.rows if fingerprint not in written)
     if dropped:
-        print(f"tooldiff: dropped {dropped} entr{'ies' if dropped != 1 else 'y'} that match no finding "
-              "(fixed, or of a toolset renamed since)", file=sys.stderr)
+        print(f"tooldiff: dropped {dropped} entr{'ies' if dropped != 1 else 'y'} (fixed, ignored now, or of "
+              "a toolset renamed since)", file=sys.stderr)
     if broken:
         listed = ", ".join(plain(f) for f in broken[:5]) + (f" and {len(broken) - 5} more" if len(broken) > 5
                                                              else "")

@@ -133,6 +133,11 @@ def _in_paths(path: str, config: Config) -> bool:
     return _named_by_toolset(path, config)
 
 
+def left_out(path: str, config: Config) -> bool:
+    """Whether the config's `exclude` leaves the file, or the folder's files, out of a run."""
+    return any(_excluded(p, config) is not None for p in (path, f"{path}/_"))  # `_`: a file in the folder
+
+
 def _excluded(path: str, config: Config) -> str | None:
     """The `exclude` glob that leaves the file out, if one does."""
     return next((g for g in config.exclude if glob_match(path, g)), None)

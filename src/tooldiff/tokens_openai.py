@@ -97,12 +97,18 @@ def _ts_type(schema: Any, indent: str, depth: int) -> str:
     if not isinstance(schema, dict) or depth > MAX_RENDER_DEPTH:
         return "any"
     if isinstance(schema.get("oneOf"), list) and schema["oneOf"]:
-        variants = (_ts_type(v, indent, depth + 1) for v in schema["oneOf"])
+        variants = (_nullable(v, _ts_type(v, indent, depth + 1)) for v in schema["oneOf"])
         return "\n" + "".join(f"{indent} | {v}\n" for v in variants) + indent
     t = schema.get("type")
     if isinstance(t, list):  # the type names alone: no enum literals, no object fields
         return " | ".join("number" if x == "integer" else x for x in t if isinstance(x, str)) or "any"
     return _one_type(str(t), schema, indent, depth) if isinstance(t, str) else "any"
+
+
+def _nullable(schema: Any, kind: str) -> str:
+    """`kind | null` for an OpenAPI `nullable` schema, unless a null is written already (harmony)."""
+    nullable = isinstance(schema, dict) and schema.get("nullable") is True
+    return f"{kind} | null" if nullable and "null" not in kind else kind
 
 
 def _one_type(t: str, schema: dict[str, Any], indent: str, depth: int) -> str:
@@ -156,8 +162,7 @@ def _fields(schema: dict[str, Any], indent: str, depth: int) -> list[str]:
             lines += [f'{indent}// - "{x}"' for x in spec["examples"] if isinstance(x, str)]
         optional = "" if name in required else "?"
         kind = _ts_type(prop, indent, depth)
-        if spec.get("nullable") is True and "null" not in kind and not kind.startswith("\n"):
-            kind += " | null"
+        kind = kind if kind.startswith("\n") else _nullable(spec, kind)  # a oneOf's variants say it each
         gap = "" if kind.startswith("\n") else " "  # a oneOf starts its own lines
         line = f"{indent}{name}{optional}:{gap}{kind},"
         if "default" in spec:

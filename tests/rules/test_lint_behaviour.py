@@ -594,3 +594,17 @@ def test_invalid_name_suggests_a_name_every_failing_target_takes() -> None:
     assert f'"{"a" * 100}_"' in q.fix  # Anthropic takes 128 characters: no cut at OpenAI's 64
     [r] = check("invalid_name", tool({"type": "object"}, name=long), ("openai", "anthropic"))
     assert f'"{"a" * 64}"' in r.fix
+
+
+def test_an_untyped_mcp_root_with_properties_and_any_of_is_the_format_s_finding() -> None:
+    schema = {"properties": {"id": {"type": "string"}, "url": {"type": "string"}},
+              "anyOf": [{"required": ["id"]}, {"required": ["url"]}]}
+    found = check("root_not_object", tool(schema, fmt="mcp", key="inputSchema"), ("google",))
+    assert [(p.targets, p.evidence["found"]) for p in found] == [((), "untyped")]
+
+
+def test_a_recursive_ref_says_which_targets_refuse_it_and_which_do_not_say() -> None:
+    schema = {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#"}}}}
+    [p] = check("unresolved_ref", tool(schema), ("anthropic-strict", "anthropic", "google"))
+    assert "anthropic-strict does not support recursive schemas" in p.message
+    assert "anthropic, google do not document support" in p.message

@@ -81,9 +81,15 @@ def _vouched(record: Mapping[str, Any], siblings: Counter[str]) -> Fields | None
 
 def _holds_tools(record: Mapping[str, Any]) -> bool:
     """An agent's config or a named group of tools (`{name, outputSchema, tools: [...]}`) is read through,
-    not taken for a tool: no tool record has a list of tools in it."""
-    return not CONTAINER_KEYS.isdisjoint(record) and any(
-        isinstance(record[k], list) for k in CONTAINER_KEYS.intersection(record))
+    not taken for a tool. A record with an input schema of its own is a tool, whatever list it also holds
+    (an agent tool that names the tools it delegates to)."""
+    return (not CONTAINER_KEYS.isdisjoint(record) and SCHEMA_KEYS.isdisjoint(record)
+            and any(isinstance(record[k], list) for k in CONTAINER_KEYS.intersection(record)))
+
+
+# The keys that hold a tool's own input schema, in every format read (or its body, OpenAI Chat's `function`).
+SCHEMA_KEYS = frozenset({"input_schema", "inputSchema", "parameters", "parametersJsonSchema",
+                         "parameters_json_schema", "function"})
 
 
 def is_wrapper(item: Mapping[str, Any]) -> bool:

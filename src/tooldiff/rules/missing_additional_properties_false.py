@@ -1,8 +1,8 @@
 """An object schema without `additionalProperties: false`, which strict mode requires.
 
 ## What it finds
-For targets that require it (OpenAI with `strict: true`), every object schema, the root included, whose
-`additionalProperties` is missing or anything but `false`.
+For targets that require it (OpenAI and Anthropic with `strict: true`), every object schema, the root
+included, whose `additionalProperties` is missing or anything but `false`.
 
 ## Why it matters
 Structured Outputs only generates the keys you declared, so OpenAI makes you say so: "additionalProperties:

@@ -163,7 +163,8 @@ def _format_problem(tool: Tool) -> Problem | None:
         found, what = "missing", f"`{key}` is missing"
     elif schema is None:
         found, what = "null", f"`{key}` is null"
-    elif isinstance(schema, dict) and "type" not in schema and not _combined(schema):
+    elif isinstance(schema, dict) and "type" not in schema and (
+            schemawalk.is_object(schema) or not _combined(schema)):
         found, what = "untyped", f'`{key}` has no "type": "object"'
     else:
         return None  # an object schema, or one the target rules report (a root `anyOf` says more there)

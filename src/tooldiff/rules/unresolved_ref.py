@@ -4,8 +4,9 @@
 - a local `$ref` (`#/...` or `#anchor`) whose target does not exist in the schema;
 - any non-local `$ref` (another file or a URL): tooldiff never fetches it, and neither do providers;
 - a recursive `$ref` (one that leads back into itself) for a target whose table does not record support
-  for recursive schemas. OpenAI strict mode documents recursion through `#` and `$defs`; the others do not
-  document it, so it is reported for them. Cycles are detected, never expanded.
+  for recursive schemas. OpenAI documents recursion through `#` and `$defs`; Anthropic's strict tool use
+  documents that it is not supported; Anthropic and Google do not document it, so it is reported for them.
+  Cycles are detected, never expanded.
 
 ## Why it matters
 Providers resolve references only inside the schema they are sent. A dangling or remote reference is
@@ -155,15 +156,20 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     refusing = tuple(t.name for t in ctx.targets if t.recursive_refs is not True)
     if not refusing or not local:
         return
+    refused = [t.name for t in ctx.targets if t.recursive_refs is False]
+    unknown = [t.name for t in ctx.targets if t.recursive_refs is None]
+    said = "; ".join([f"{_listed(refused)} not support recursive schemas"] * bool(refused)
+                     + [f"{_listed(unknown)} not document support for recursive schemas"] * bool(unknown))
     for i in sorted(recursive_refs(local)):
         pointer, target = local[i]
         yield Problem(
-            message=(
-                f"This $ref is recursive (it leads back into {target}); {', '.join(refusing)} "
-                f"{'does' if len(refusing) == 1 else 'do'} not document support for recursive schemas."
-            ),
+            message=f"This $ref is recursive (it leads back into {target}); {said}.",
             fix="Unroll a fixed number of levels instead of recursing, or target a provider that allows it.",
             pointer=f"{pointer}/$ref",
             targets=refusing,
             evidence={"ref_target": target, "reason": "recursive"},
         )
+
+
+def _listed(names: list[str]) -> str:
+    return f"{', '.join(names)} {'does' if len(names) == 1 else 'do'}"

@@ -3,8 +3,10 @@
 ## What it finds
 Keywords in schema position that a target lists as unsupported. OpenAI strict: `allOf`, `oneOf` (use
 `anyOf`), `not`, `if`/`then`/`else`, `dependentRequired`, `dependentSchemas`, `patternProperties`,
-`propertyNames`, `unevaluatedProperties`. Google: the same without `oneOf`. Anthropic and non-strict
-OpenAI accept the schema as written. The lists live in `data/targets/*.json`.
+`propertyNames`, `unevaluatedProperties`. Google: the same without `oneOf`. Anthropic strict tool use:
+numeric and length bounds (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`,
+`minLength`, `maxLength`, `maxItems`). Anthropic and non-strict OpenAI accept the schema as written. The
+lists live in `data/targets/*.json`.
 
 ## Why it matters
 A rejected keyword fails the request; an ignored one silently stops constraining the model, so the
