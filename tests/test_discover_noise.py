@@ -271,3 +271,9 @@ def test_a_tool_that_names_the_tools_it_delegates_to_is_a_tool() -> None:
     rpc = {"jsonrpc": "2.0", "id": 1, "result": {"tools": [
         {"name": "plan", "description": "Plan a task.", "inputSchema": schema, "tools": []}]}}
     assert names("m.json", rpc) == ["plan"]
+
+
+def test_a_broken_undescribed_function_file_is_still_reported(tmp_path: Path) -> None:
+    (tmp_path / "tools.json").write_text('[{"name": "fetch", "parameters": {"type": "object"}},]')
+    found = discover(WorktreeSource(tmp_path), Config.default())
+    assert [e.file for e in found.errors] == ["tools.json"]

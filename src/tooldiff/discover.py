@@ -30,16 +30,17 @@ SKIP_FILES = frozenset({
 # (discovery by content only; explicit paths always report).
 TOOL_HINTS = (b"input_schema", b"inputSchema", b"unctionDeclarations", b"unction_declarations",
               b'"type":"function"', b'"type": "function"', b"type: function")
-# `parameters` alone is in Kubernetes StorageClasses and SSM documents: a tool record also has a description.
-WEAK_HINTS = (b"parameters", b"description")
+# `parameters` is in Kubernetes StorageClasses and SSM documents too: a file with it that breaks on a Helm
+# template line is a template (`may_hold_tools`).
+WEAK_HINTS = (b"parameters",)
 # A UTF-16/32 file hides those hints between NUL bytes: they are looked for in its text.
 WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def may_hold_tools(raw: bytes, error_lines: Sequence[int] = ()) -> bool:
     """Whether a file that fails to parse (or is too big to) may be a tool file, so its failure is reported:
-    it has a tool key, or `parameters` and `description`, unless it breaks where a `{{ }}` template is
-    (a Helm chart is not YAML until it is rendered; a prompt's `{{city}}` elsewhere is no reason)."""
+    it has a tool key, or `parameters` unless it breaks where a `{{ }}` template is (a Helm chart is not
+    YAML until it is rendered; a prompt's `{{city}}` elsewhere is no reason)."""
     if raw.startswith(WIDE_BOMS):
         raw = _narrow(raw)
     if any(h in raw for h in TOOL_HINTS):
