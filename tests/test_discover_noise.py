@@ -277,3 +277,14 @@ def test_a_broken_undescribed_function_file_is_still_reported(tmp_path: Path) ->
     (tmp_path / "tools.json").write_text('[{"name": "fetch", "parameters": {"type": "object"}},]')
     found = discover(WorktreeSource(tmp_path), Config.default())
     assert [e.file for e in found.errors] == ["tools.json"]
+
+
+def test_a_request_per_json_lines_line_offers_its_tools_once() -> None:
+    weather = {"type": "function", "function": {"name": "get_weather", "description": "Get the weather.",
+                                                "parameters": {"type": "object", "properties": {}}}}
+    line = {"messages": [{"role": "user", "content": "Paris?"}], "tools": [weather]}
+    renamed = {**weather, "function": {**weather["function"], "name": "x"}}
+    other = {"messages": [], "tools": [weather, renamed]}
+    data = "\n".join(json.dumps(d) for d in (line, line, other)).encode() + b"\n"
+    parsed = parse_bytes("train.jsonl", data)
+    assert [(t.name, t.line) for t in parsed.tools] == [("get_weather", 1), ("x", 3)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -50,6 +51,7 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
     tools: list[Tool] = []
     errors: list[ParseError] = []
     index = LineIndex(text)
+    offered: set[str] = set()  # the tools a JSON Lines line offers, to tell a repeat on a later line
     for doc in docs:
         found = list(find(doc.value, doc.kind != "jsonl"))
         if not found:
@@ -67,6 +69,12 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
                     if id(node) in shared:
                         continue
                     shared.add(id(node))
+            # A request per line (fine-tuning, batch files): the same tools on each line are one definition.
+            if doc.kind == "jsonl" and hit.parent:
+                seen = json.dumps(hit.fields.body, sort_keys=True, default=str)
+                if seen in offered:
+                    continue
+                offered.add(seen)
             base = pointers.get(id(hit.parent))
             if base is None:
                 base = pointers[id(hit.parent)] = to_pointer((*doc.prefix, *hit.parent))
