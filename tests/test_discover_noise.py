@@ -288,3 +288,38 @@ def test_a_request_per_json_lines_line_offers_its_tools_once() -> None:
     data = "\n".join(json.dumps(d) for d in (line, line, other)).encode() + b"\n"
     parsed = parse_bytes("train.jsonl", data)
     assert [(t.name, t.line) for t in parsed.tools] == [("get_weather", 1), ("x", 3)]
+
+
+def test_bedrock_converse_tool_specs_are_read_with_their_json_schema(tmp_path: Path) -> None:
+    text = """{
+  "toolConfig": {
+    "tools": [
+      {
+        "toolSpec": {
+          "name": "sum_calc",
+          "description": "Sum the numbers of an expression.",
+          "inputSchema": {
+            "json": {
+              "type": "object",
+              "properties": {
+                "expression": {"type": "string"}
+              },
+              "required": ["expression"]
+            }
+          }
+        }
+      }
+    ]
+  }
+}
+"""
+    [tool] = parse_bytes("converse.json", text.encode()).tools
+    assert (tool.name, tool.format, tool.line) == ("sum_calc", "bedrock", 4)
+    assert tool.schema_pointer == "/toolConfig/tools/0/toolSpec/inputSchema/json"
+    assert tool.input_schema["required"] == ["expression"]
+    (tmp_path / "converse.json").write_text(text, encoding="utf-8")
+    from tooldiff.check import run_check
+
+    report = run_check(WorktreeSource(tmp_path), Config.default())
+    [finding] = [f for f in report.findings if f.code == "missing-description"]
+    assert (finding.line, finding.pointer) == (12, "/input_schema/properties/expression")

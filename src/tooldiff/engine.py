@@ -179,7 +179,8 @@ class _Locations:
 
 def _body_pointer(tool: Tool) -> str:
     """The file pointer of the object holding the tool's name and description: the schema's parent."""
-    return tool.schema_pointer.rsplit("/", 1)[0] if tool.schema_key else tool.schema_pointer
+    depth = tool.schema_key.count("/") + 1  # a key of several parts (`inputSchema/json`) sits deeper
+    return tool.schema_pointer.rsplit("/", depth)[0] if tool.schema_key else tool.schema_pointer
 
 
 def _has_path(value: Any, path: Path) -> bool:

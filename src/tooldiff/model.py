@@ -23,7 +23,7 @@ ACCEPTED: tuple[Status, ...] = ("baselined", "ignored")  # the statuses a team c
 Change = Literal["added", "removed", "modified", "renamed", "unchanged"]
 
 # Source shapes the parsers recognise.
-FORMATS = ("anthropic", "openai-chat", "openai-responses", "function", "mcp", "gemini")
+FORMATS = ("anthropic", "openai-chat", "openai-responses", "function", "mcp", "gemini", "bedrock")
 
 
 @dataclass(slots=True, kw_only=True)

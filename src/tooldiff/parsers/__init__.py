@@ -147,7 +147,8 @@ def _with_repeats(
     it (`"tools"` twice: the first list is dropped) comes with the first tool under it, as ("", key, times,
     the file pointer of the object that repeats it)."""
     body = (*record, *fields.body_path)
-    schema = (*body, fields.schema_key) if fields.schema_key else None
+    inner = tuple(fields.schema_key.split("/"))  # Bedrock's schema is `inputSchema/json`
+    schema = (*body, *inner) if fields.schema_key else None
     found: list[tuple[str, str, int, str]] = []
     for obj, key, times in repeated:
         if obj[: len(record)] != record:
@@ -158,7 +159,7 @@ def _with_repeats(
             continue
         if schema is not None and obj[: len(schema)] == schema:
             at = "/input_schema" + to_pointer(obj[len(schema):])
-        elif obj == body and key == fields.schema_key:
+        elif obj == (*body, *inner[:-1]) and key == inner[-1]:
             found.append(("/input_schema", key, times, ""))
             continue
         else:
@@ -175,6 +176,13 @@ def _kind(value: Any) -> str:
     if isinstance(value, int | float):
         return "a number"
     return "a string" if isinstance(value, str) else "a list"
+
+
+def _member(body: Any, key: str) -> Any:
+    """`body[key]`, or for a key of several parts (`inputSchema/json`) the member at their end."""
+    for part in key.split("/"):
+        body = body.get(part) if isinstance(body, dict) else None
+    return body
 
 
 def _build(
@@ -196,7 +204,7 @@ def _build(
     key = fields.schema_key
     body_pointer = pointer + to_pointer(fields.body_path) if fields.body_path else pointer
     strict, title, annotations = fields.strict, fields.title, fields.annotations
-    schema = body[key] if key else None
+    schema = _member(body, key) if key else None
     if key == "parameters" and fields.format == gemini.FORMAT:  # OpenAPI's dialect: read as JSON Schema
         schema = gemini.json_schema_types(schema)
     return Tool(

@@ -12,11 +12,12 @@ from collections.abc import Iterator, Mapping
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from tooldiff.parsers import anthropic, function, gemini, mcp, openai_chat, openai_responses
+from tooldiff.parsers import anthropic, bedrock, function, gemini, mcp, openai_chat, openai_responses
 from tooldiff.parsers.record import CONTAINER_KEYS, GEMINI_CONTAINERS, WHOLE_FILE, Fields
 
 # Checked in order: the first shape that matches names the format.
-FORMAT_MODULES: tuple[ModuleType, ...] = (openai_chat, openai_responses, anthropic, mcp, gemini, function)
+FORMAT_MODULES: tuple[ModuleType, ...] = (
+    openai_chat, openai_responses, anthropic, mcp, gemini, bedrock, function)
 MAX_DEPTH = 10
 NOT_A_TOOL = ""  # the format of an item of a tool list that is not an object: reported, never a tool
 # Keys whose tool lists name tools defined elsewhere (`tool_choice: {type: allowed_tools, tools: [...]}`).
@@ -89,7 +90,7 @@ def _holds_tools(record: Mapping[str, Any]) -> bool:
 
 # The keys that hold a tool's own input schema, in every format read (or its body, OpenAI Chat's `function`).
 SCHEMA_KEYS = frozenset({"input_schema", "inputSchema", "parameters", "parametersJsonSchema",
-                         "parameters_json_schema", "function"})
+                         "parameters_json_schema", "function", "toolSpec"})
 
 
 def is_wrapper(item: Mapping[str, Any]) -> bool:
