@@ -107,8 +107,9 @@ def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
         shown = ", ".join(str(v) for v in values[:6])
         yield Problem(
             message=(
-                f"{tool.name}.{name} selects between behaviours ({shown}): the model now chooses by argument "
-                "instead of by tool, which is a rename, not a merge."
+                f"{tool.name}.{name} selects between behaviours ({shown}): the model picks one by argument "
+                "value instead of by tool, with less to go on (no value has a description of its own). Tools "
+                "folded into such an argument are renamed, not merged."
             ),
             fix=(
                 "Keep one behaviour with one meaning and delete the rest, or make each value its own tool "
