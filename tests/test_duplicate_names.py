@@ -47,3 +47,15 @@ def test_duplicates_in_a_sliced_toolset_give_one_report_whatever_the_jobs() -> N
     one = analyse(toolsets, Config.default(), {}, jobs=1)
     two = analyse(toolsets, Config.default(), {}, jobs=2)
     assert one.hashes == two.hashes and one.tokens == two.tokens and len(one.hashes) == 2400
+
+
+def test_duplicates_on_one_line_are_told_apart_by_their_pointers() -> None:
+    from tooldiff.model import Toolset
+    from tooldiff.parsers import parse_bytes
+    from tooldiff.rules import duplicate_name
+    from tooldiff.rules.base import Context
+
+    minified = b'{"tools":[{"name":"get_order","input_schema":{}},{"name":"get_order","input_schema":{}}]}'
+    tools = parse_bytes("tools.json", minified).tools
+    [p] = duplicate_name.check(Toolset(id="tools.json", files=("tools.json",), tools=tools), Context())
+    assert "tools.json:1 (/tools/0), tools.json:1 (/tools/1)" in p.message

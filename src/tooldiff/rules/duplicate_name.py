@@ -47,12 +47,15 @@ FIXED = [
 
 
 def check(toolset: Toolset, ctx: Context) -> Iterator[Problem]:
-    where: dict[str, list[str]] = {}
+    where: dict[str, list[tuple[str, str]]] = {}
     for tool in toolset.tools:
-        where.setdefault(tool.name, []).append(f"{tool.file}:{tool.line}")
-    for name, places in where.items():
-        if len(places) < 2:
+        where.setdefault(tool.name, []).append((f"{tool.file}:{tool.line}", tool.pointer or "/"))
+    for name, found in where.items():
+        if len(found) < 2:
             continue
+        lines = [line for line, _ in found]
+        # One line for two tools (a minified file, a JSON Lines line): their pointers tell them apart.
+        places = lines if len(set(lines)) == len(lines) else [f"{line} ({at})" for line, at in found]
         targets: set[str] = set()
         if ctx.targets_of is not None:
             for tool in toolset.tools:
