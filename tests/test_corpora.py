@@ -42,7 +42,8 @@ EXPECTED: dict[str, tuple[str, ...] | int] = {
     # the file keeps 196 records, some repeated across snapshot files).
     "mcp/committed_snapshots/tools.json": 196,
     "toolbench/colt_toolbench_corpora.json": 1883,  # = combined per_source colt 1755 + colt_dup 128
-    "bfcl/bfcl_toolsets_multi.json": 3102,  # sum of len(functions) over the 934 sets
+    # 3,102 functions over the 934 sets, 2,252 distinct: a function offered in several sets is one tool.
+    "bfcl/bfcl_toolsets_multi.json": 2252,
     "bfcl/bfcl_multi_turn_toolsets.json": 162,  # dict of 12 toolsets
     "metatool/metatool_tools.json": 199,
     "metatool/chatgpt_plugins_original.json": 390,

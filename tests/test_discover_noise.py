@@ -323,3 +323,62 @@ def test_bedrock_converse_tool_specs_are_read_with_their_json_schema(tmp_path: P
     report = run_check(WorktreeSource(tmp_path), Config.default())
     [finding] = [f for f in report.findings if f.code == "missing-description"]
     assert (finding.line, finding.pointer) == (12, "/input_schema/properties/expression")
+
+
+def test_one_definition_in_several_lists_is_one_tool_and_twice_in_one_list_is_two() -> None:
+    tool = {"name": "search_docs", "description": "Search the docs.", "input_schema": {"type": "object"}}
+    # Written out in full for each agent (as a YAML alias expands): one definition, as with the alias.
+    agents = {"agents": [{"name": "support", "tools": [tool]}, {"name": "sales", "tools": [tool]}]}
+    assert names("agents.json", agents) == ["search_docs"]
+    # The same name twice in one request is refused: both stay, for duplicate-name.
+    assert names("twice.json", {"tools": [tool, tool]}) == ["search_docs", "search_docs"]
+    aliased = b"""tools:
+  - &search
+    name: search_docs
+    description: Search the docs.
+    input_schema: {type: object}
+  - *search
+"""
+    assert names("twice.yaml", aliased) == ["search_docs", "search_docs"]
+    line = json.dumps({"messages": [], "tools": [tool, tool]}).encode()
+    assert names("req.jsonl", line + b"\n") == ["search_docs", "search_docs"]
+    # A prompt-caching marker is no part of the definition.
+    cached = {**tool, "cache_control": {"type": "ephemeral"}}
+    lines = [json.dumps({"messages": [], "tools": [t]}).encode() for t in (tool, cached)]
+    assert names("batch.jsonl", b"\n".join(lines) + b"\n") == ["search_docs"]
+    # A different definition under the same name in another list is still told (duplicate-name).
+    other = {**tool, "description": "Search the product docs."}
+    assert names("two.json", {"a": {"tools": [tool]}, "b": {"tools": [other]}}) == ["search_docs"] * 2
+
+
+def test_bedrock_tool_specs_without_a_name_or_with_a_bare_schema_are_reported() -> None:
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+    nameless = {"toolConfig": {"tools": [{"toolSpec": {"Name": "x", "inputSchema": {"json": schema}}}]}}
+    parsed = parse_bytes("t.json", json.dumps(nameless).encode())
+    assert not parsed.tools and "`name` is missing" in parsed.errors[0].message
+    bare = [{"toolSpec": {"name": "get_weather", "description": "Weather.", "inputSchema": schema,
+                          "strict": True}}]
+    [tool] = parse_bytes("b.json", json.dumps(bare).encode()).tools
+    assert tool.input_schema is None and tool.schema_key == "" and tool.strict is True
+    from tooldiff.rules import root_not_object
+    from tooldiff.rules.base import Context
+
+    [p] = root_not_object.check(tool, Context())
+    assert p.evidence["found"] == "missing" and "inputSchema/json" in p.message
+
+
+def test_an_argo_template_cut_short_below_its_template_line_is_no_tool_file(tmp_path: Path) -> None:
+    (tmp_path / "wf.yaml").write_text("""apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+spec:
+  arguments:
+    parameters:
+      - name: image
+        value: latest
+      {{- if .Values.extra }}
+      - name: extra
+        value: "yes"
+      {{- end }}
+""", encoding="utf-8")
+    (tmp_path / "tools.json").write_text(json.dumps([TOOL]), encoding="utf-8")
+    assert discover(WorktreeSource(tmp_path), Config.default()).errors == []

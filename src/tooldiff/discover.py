@@ -48,7 +48,8 @@ def may_hold_tools(raw: bytes, error_lines: Sequence[int] = ()) -> bool:
     if not all(h in raw for h in WEAK_HINTS):
         return False
     lines = raw.split(b"\n")
-    return not any(0 < n <= len(lines) and b"{{" in lines[n - 1] for n in error_lines)
+    # The parser may blame the line after a template's (`{{- if }}` above the item it cuts short).
+    return not any(b"{{" in line for n in error_lines for line in lines[max(0, n - 3):n])
 
 
 def _narrow(raw: bytes) -> bytes:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -17,6 +16,7 @@ from tooldiff.parsers.record import Fields
 from tooldiff.parsers.repeats import Repeat
 from tooldiff.parsers.yamlwords import boolean_words
 from tooldiff.positions import LineIndex, Path, escape, split_pointer, to_pointer, yaml_node
+from tooldiff.schemahash import lenient_json
 
 DEFAULT_MAX_BYTES = 20_000_000
 
@@ -51,7 +51,7 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
     tools: list[Tool] = []
     errors: list[ParseError] = []
     index = LineIndex(text)
-    offered: set[str] = set()  # the tools a JSON Lines line offers, to tell a repeat on a later line
+    lists: list[tuple[Path, tuple[str, ...]]] = []  # the list each tool of `tools` sits in
     for doc in docs:
         found = list(find(doc.value, doc.kind != "jsonl"))
         if not found:
@@ -61,20 +61,7 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
         claimed: set[tuple[Path, str]] = set()  # a repeated key above records: told at its first tool only
         near = _repeats_by_record(doc.repeated, {hit.path for hit in found}) if doc.repeated else {}
         lines, offsets = doc.item_lines(found, index), doc.item_offsets(found)
-        shared: set[int] = set()  # a record a YAML alias repeats is one definition, where it is written
         for hit, (first, last), (offset, end) in zip(found, lines, offsets, strict=True):
-            if doc.node is not None:
-                node, _ = yaml_node(doc.node, hit.path)
-                if node is not None:
-                    if id(node) in shared:
-                        continue
-                    shared.add(id(node))
-            # A request per line (fine-tuning, batch files): the same tools on each line are one definition.
-            if doc.kind == "jsonl" and hit.parent:
-                seen = json.dumps(hit.fields.body, sort_keys=True, default=str)
-                if seen in offered:
-                    continue
-                offered.add(seen)
             base = pointers.get(id(hit.parent))
             if base is None:
                 base = pointers[id(hit.parent)] = to_pointer((*doc.prefix, *hit.parent))
@@ -86,9 +73,33 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
                 if hit.path in near:
                     tool = _with_repeats(tool, doc.prefix, near[hit.path], hit.path, hit.fields, claimed)
                 tools.append(tool)
+                # Lines (or documents) that are each one record make one list; a line's own list is its own.
+                lists.append((doc.prefix if hit.parent else (), hit.parent))
             else:
                 errors.append(ParseError(file=path, line=first, message=message))
-    return tools, errors
+    return _once(tools, lists), errors
+
+
+def _once(tools: list[Tool], lists: list[tuple[Path, tuple[str, ...]]]) -> list[Tool]:
+    """One definition offered in several lists of a file (each agent's `tools`, a YAML alias of a shared
+    tool, the request on every line of a JSON Lines file) is one tool, where it is first written. The same
+    definition twice in one list stays two: that request offers the name twice. Definitions are compared as
+    the schemaHash compares them (name, description, schema), only for names the file repeats."""
+    counts: dict[str, int] = {}
+    for tool in tools:
+        counts[tool.name] = counts.get(tool.name, 0) + 1
+    if all(n == 1 for n in counts.values()):
+        return tools
+    first: dict[tuple[str, str, str], tuple[Path, tuple[str, ...]]] = {}
+    out = []
+    for tool, where in zip(tools, lists, strict=True):
+        if counts[tool.name] > 1:
+            key = (tool.name, tool.description, lenient_json(tool.input_schema))
+            seen = first.setdefault(key, where)
+            if seen != where:
+                continue
+        out.append(tool)
+    return out
 
 
 def _rpc_error(path: str, doc: Document, text: str, index: LineIndex) -> list[ParseError]:

@@ -17,14 +17,13 @@ FORMAT = "bedrock"
 
 
 def matches(record: Mapping[str, Any], container: str | None) -> bool:
-    spec = record.get("toolSpec")
-    return isinstance(spec, dict) and "name" in spec
+    return isinstance(record.get("toolSpec"), dict)  # without a name: reported, not dropped
 
 
 def fields(record: Mapping[str, Any]) -> Fields:
     body = record["toolSpec"]
     wrapper = body.get("inputSchema")
-    # The schema is the `json` member of `inputSchema` (ToolInputSchema is a union of one member).
-    key = "inputSchema/json" if isinstance(wrapper, dict) and "json" in wrapper else (
-        "inputSchema" if "inputSchema" in body else "")
-    return Fields(FORMAT, body, ("toolSpec",), schema_key=key)
+    # The schema is the `json` member of `inputSchema` (ToolInputSchema is a union of one member): an
+    # `inputSchema` that is the schema itself has none, which `root-not-object` reports (data/formats.json).
+    key = "inputSchema/json" if isinstance(wrapper, dict) and "json" in wrapper else ""
+    return Fields(FORMAT, body, ("toolSpec",), schema_key=key, strict=body.get("strict"))
