@@ -130,3 +130,18 @@ def test_an_enum_that_drops_a_repeat_is_changed_not_reordered() -> None:
 
     assert details(t(enum(["a", "a"])), t(enum(["a"]))) == ("order: enum changed",)
     assert details(t(enum(["a", "b"])), t(enum(["b", "a"]))) == ("order: enum reordered",)
+
+
+def test_a_format_or_strict_change_is_said_first_as_it_changes_the_targets() -> None:
+    import dataclasses
+
+    from tooldiff.diff import _parts
+
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+    base = t(schema)
+    strict = dataclasses.replace(base, strict=True)
+    assert details(base, strict) == ("strict: unset → true",)
+    moved = dataclasses.replace(base, format="bedrock", input_schema={**schema, "required": ["city"]})
+    found = details(base, moved)
+    assert found[0] == f"format: {base.format} → bedrock" and len(found) == 2
+    assert _parts(base, moved) == ("schema", "format")

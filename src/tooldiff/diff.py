@@ -174,7 +174,7 @@ _PARTS: tuple[tuple[str, Callable[[Tool], Any]], ...] = (
 
 def _parts(a: Tool, b: Tool) -> tuple[str, ...]:
     parts = tuple(name for name, value in _PARTS if value(a) != value(b))
-    return parts or (("format",) if a.format != b.format else ())
+    return (*parts, "format") if a.format != b.format else parts  # the format picks the default targets
 
 
 def _renames(removed: list[Tool], added: list[Tool]) -> list[tuple[Tool, Tool]]:

@@ -28,8 +28,13 @@ _WALKED = frozenset({*_SCALARS, "properties", "required", "items", "enum", "desc
 
 
 def details(old: Tool, new: Tool) -> tuple[str, ...]:
-    """The changes from `old` to `new` inside the input schema and the annotations (with the title)."""
+    """The changes from `old` to `new`: the format and `strict` (which choose the default targets), then
+    inside the input schema and the annotations (with the title)."""
     out: list[str] = []
+    if old.format != new.format:
+        out.append(f"format: {old.format} → {new.format}")
+    if old.strict != new.strict:
+        out.append(f"strict: {_flag(old.strict)} → {_flag(new.strict)}")
     if lenient_json(old.input_schema) != lenient_json(new.input_schema):
         _schema(old.input_schema, new.input_schema, "", out, 0)
     a, b = dict(old.annotations or {}), dict(new.annotations or {})
@@ -39,6 +44,10 @@ def details(old: Tool, new: Tool) -> tuple[str, ...]:
     if old.title != new.title:
         out.append(f"title: {_maybe(old.title)} → {_maybe(new.title)}")
     return tuple(out)
+
+
+def _flag(value: bool | None) -> str:
+    return "unset" if value is None else str(value).lower()
 
 
 def capped(found: tuple[str, ...], most: int = MAX_DETAILS) -> list[str]:
