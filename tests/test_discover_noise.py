@@ -382,3 +382,30 @@ spec:
 """, encoding="utf-8")
     (tmp_path / "tools.json").write_text(json.dumps([TOOL]), encoding="utf-8")
     assert discover(WorktreeSource(tmp_path), Config.default()).errors == []
+
+
+def test_copies_that_differ_or_repeat_in_their_own_list_are_all_kept() -> None:
+    tool = {"name": "search_docs", "description": "Search the docs.", "input_schema": {"type": "object"}}
+    other = {"name": "get_page", "description": "Get a page.", "input_schema": {"type": "object"}}
+    # `sales` offers the name twice in one request, though `support` offered it first.
+    twice = {"agents": [{"tools": [tool]}, {"tools": [tool, tool]}]}
+    assert names("a.json", twice) == ["search_docs"] * 3
+    # A copy that differs in anything a rule reads (`strict`) is its own definition.
+    strict = {**tool, "strict": True}
+    assert names("b.json", {"agents": [{"tools": [tool]}, {"tools": [strict, other]}]}) == [
+        "search_docs", "search_docs", "get_page"]
+    # JSON Lines lines that are each a list of tools are each a request.
+    lines = b"\n".join(json.dumps(x).encode() for x in ([tool, other], [tool])) + b"\n"
+    assert names("requests.jsonl", lines) == ["search_docs", "get_page"]
+
+
+def test_a_template_in_a_description_above_a_break_is_no_template(tmp_path: Path) -> None:
+    (tmp_path / "functions.json").write_text("""{"functions": [
+  {"name": "render_greeting",
+   "description": "Greet the user with the template Hello {{name}}.",
+   "parameters": {"type": "object", "properties": {"name": {"type": "string", "description": "User name."}}}
+   "required": []
+  }
+]}
+""", encoding="utf-8")
+    assert [e.file for e in discover(WorktreeSource(tmp_path), Config.default()).errors] == ["functions.json"]

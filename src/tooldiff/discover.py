@@ -48,8 +48,12 @@ def may_hold_tools(raw: bytes, error_lines: Sequence[int] = ()) -> bool:
     if not all(h in raw for h in WEAK_HINTS):
         return False
     lines = raw.split(b"\n")
-    # The parser may blame the line after a template's (`{{- if }}` above the item it cuts short).
-    return not any(b"{{" in line for n in error_lines for line in lines[max(0, n - 3):n])
+    # The parser may blame the line after a template's own (`{{- if }}` above the item it cuts short); a
+    # `{{name}}` inside a description above the error is no template.
+    return not any(
+        0 < n <= len(lines) and (b"{{" in lines[n - 1] or any(
+            line.lstrip().startswith((b"{{", b"{%")) for line in lines[max(0, n - 3):n - 1]))
+        for n in error_lines)
 
 
 def _narrow(raw: bytes) -> bytes:

@@ -17,11 +17,13 @@ from tooldiff.targets import TargetDataError, fact_value
 @dataclass(frozen=True, slots=True)
 class FormatFacts:
     label: str
-    required_object_schema_key: str | None  # must hold an object schema typed "object", even without params
+    required_object_schema_key: str | None  # must hold an object schema, even without params
     refused_by: str  # what refuses a definition that breaks the requirement
+    type_required: bool  # the schema there must say "type": "object" itself
 
 
-_TYPES: dict[str, type | tuple[type, ...]] = {"required_object_schema_key": str, "refused_by": str}
+_TYPES: dict[str, type | tuple[type, ...]] = {
+    "required_object_schema_key": str, "refused_by": str, "type_required": bool}
 
 
 @cache
@@ -35,7 +37,8 @@ def _table() -> dict[str, FormatFacts]:
         if not isinstance(facts, dict) or set(facts) != set(_TYPES):
             raise TargetDataError(f"formats.json {fmt}: facts must be exactly {sorted(_TYPES)}")
         v = {fact: fact_value(f"formats.json {fmt}", fact, facts[fact], _TYPES) for fact in _TYPES}
-        out[fmt] = FormatFacts(str(data.get("label", fmt)), v["required_object_schema_key"], v["refused_by"])
+        out[fmt] = FormatFacts(str(data.get("label", fmt)), v["required_object_schema_key"], v["refused_by"],
+                               bool(v["type_required"]))
     return out
 
 

@@ -74,7 +74,7 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
                     tool = _with_repeats(tool, doc.prefix, near[hit.path], hit.path, hit.fields, claimed)
                 tools.append(tool)
                 # Lines (or documents) that are each one record make one list; a line's own list is its own.
-                lists.append((doc.prefix if hit.parent else (), hit.parent))
+                lists.append((doc.prefix if hit.at >= 0 else (), hit.parent))
             else:
                 errors.append(ParseError(file=path, line=first, message=message))
     return _once(tools, lists), errors
@@ -82,24 +82,33 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
 
 def _once(tools: list[Tool], lists: list[tuple[Path, tuple[str, ...]]]) -> list[Tool]:
     """One definition offered in several lists of a file (each agent's `tools`, a YAML alias of a shared
-    tool, the request on every line of a JSON Lines file) is one tool, where it is first written. The same
-    definition twice in one list stays two: that request offers the name twice. Definitions are compared as
-    the schemaHash compares them (name, description, schema), only for names the file repeats."""
+    tool, the request on every line of a JSON Lines file) is one tool, where it is first written. Only a
+    copy that is word for word the same (everything a rule or a diff reads: format, `strict`, annotations,
+    keys written twice, YAML's truthy words) and alone in its list is dropped: a list that holds it twice
+    offers the name twice in one request (`duplicate-name`). Compared only for names the file repeats."""
     counts: dict[str, int] = {}
     for tool in tools:
         counts[tool.name] = counts.get(tool.name, 0) + 1
     if all(n == 1 for n in counts.values()):
         return tools
-    first: dict[tuple[str, str, str], tuple[Path, tuple[str, ...]]] = {}
+    keys = [_definition(t) if counts[t.name] > 1 else None for t in tools]
+    in_list: dict[tuple[Any, ...], int] = {}
+    for key, where in zip(keys, lists, strict=True):
+        if key is not None:
+            in_list[(where, key)] = in_list.get((where, key), 0) + 1
+    first: dict[tuple[Any, ...], tuple[Path, tuple[str, ...]]] = {}
     out = []
-    for tool, where in zip(tools, lists, strict=True):
-        if counts[tool.name] > 1:
-            key = (tool.name, tool.description, lenient_json(tool.input_schema))
-            seen = first.setdefault(key, where)
-            if seen != where:
-                continue
+    for tool, key, where in zip(tools, keys, lists, strict=True):
+        if key is not None and first.setdefault(key, where) != where and in_list[(where, key)] == 1:
+            continue
         out.append(tool)
     return out
+
+
+def _definition(tool: Tool) -> tuple[Any, ...]:
+    return (tool.name, tool.description, tool.format, tool.schema_key, tool.strict, lenient_json(tool.title),
+            lenient_json(tool.input_schema), lenient_json(tool.annotations), lenient_json(tool.output_schema),
+            tool.repeated_keys, tool.yaml_words)
 
 
 def _rpc_error(path: str, doc: Document, text: str, index: LineIndex) -> list[ParseError]:

@@ -163,7 +163,7 @@ def _format_problem(tool: Tool) -> Problem | None:
         found, what = "missing", f"`{key}` is missing"
     elif schema is None:
         found, what = "null", f"`{key}` is null"
-    elif isinstance(schema, dict) and "type" not in schema and (
+    elif isinstance(schema, dict) and "type" not in schema and own.type_required and (
             schemawalk.is_object(schema) or not _combined(schema)):
         found, what = "untyped", f'`{key}` has no "type": "object"'
     else:
