@@ -409,3 +409,48 @@ def test_a_template_in_a_description_above_a_break_is_no_template(tmp_path: Path
 ]}
 """, encoding="utf-8")
     assert [e.file for e in discover(WorktreeSource(tmp_path), Config.default()).errors] == ["functions.json"]
+
+
+def test_review_cases_of_what_is_a_tool_and_a_tool_file(tmp_path: Path) -> None:
+    city = {"type": "STRING", "description": "City"}
+    decl = {"name": "get_weather", "description": "Get the weather for a city",
+            "parameters": {"type": "OBJECT", "properties": {"city": city}}}
+    # One Gemini request: its tools[] entries are one list, so the same name twice is told.
+    request = {"tools": [{"functionDeclarations": [decl]}, {"functionDeclarations": [decl]}]}
+    assert names("request.json", request) == ["get_weather", "get_weather"]
+    # A provider's built-in tool, or a record without parameters, is not vouched for by a function beside it.
+    listed = {"tools": [{"name": "search", "description": "Search", "parameters": {"type": "object"}},
+                        {"type": "bash_20250124", "name": "bash"}]}
+    assert names("t.json", listed) == ["search"]
+    assert names("l.json", [{"name": "search", "description": "S", "parameters": {"type": "object"}},
+                            {"name": "changelog", "version": "1.2.0"}]) == ["search"]
+    # A plain `<<` is a value, as `=` is.
+    calc = b"""tools:
+  - name: bitwise
+    description: Apply a bitwise operator
+    parameters:
+      type: object
+      properties:
+        op: {type: string, description: op, enum: ["|", ^, <<, ">>"]}
+"""
+    [tool] = parse_bytes("calc.yaml", calc).tools
+    assert tool.input_schema["properties"]["op"]["enum"] == ["|", "^", "<<", ">>"]
+    # An agent whose `parameters` are model settings is read through to its tools.
+    agents = b"""agents:
+  - name: researcher
+    description: Researches a topic
+    parameters: {temperature: 0.2}
+    tools:
+      - name: web_search
+        description: Search the web
+        input_schema: {type: object, properties: {q: {type: string, description: q}}}
+"""
+    assert names("agents.yaml", agents) == ["web_search"]
+    # Broken tool files: minified JSON with a `{{` in a string, YAML with a quoted `type: "function"`.
+    minified = ('[{"name":"render","description":"Hello {{name}}","parameters":{"type":"object"}},'
+                '{"name":"send_email",,"parameters":{"type":"object"}}]')
+    (tmp_path / "functions.json").write_text(minified, encoding="utf-8")
+    broken = 'tools:\n  - type: "function"\n    name: hang_up\n    description: End the call: say goodbye\n'
+    (tmp_path / "tools.yaml").write_text(broken, encoding="utf-8")
+    found = discover(WorktreeSource(tmp_path), Config.default())
+    assert sorted(e.file for e in found.errors) == ["functions.json", "tools.yaml"]

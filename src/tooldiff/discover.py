@@ -29,7 +29,8 @@ SKIP_FILES = frozenset({
 # Without one of these keys a file cannot hold a tool, so its syntax errors are not ours to report
 # (discovery by content only; explicit paths always report).
 TOOL_HINTS = (b"input_schema", b"inputSchema", b"unctionDeclarations", b"unction_declarations",
-              b'"type":"function"', b'"type": "function"', b"type: function")
+              b'"type":"function"', b'"type": "function"', b"type: function", b'type: "function"',
+              b"type: 'function'")
 # `parameters` is in Kubernetes StorageClasses and SSM documents too: a file with it that breaks on a Helm
 # template line is a template (`may_hold_tools`).
 WEAK_HINTS = (b"parameters",)
@@ -47,6 +48,8 @@ def may_hold_tools(raw: bytes, error_lines: Sequence[int] = ()) -> bool:
         return True
     if not all(h in raw for h in WEAK_HINTS):
         return False
+    if raw.lstrip()[:1] in (b"{", b"["):
+        return True  # JSON: a `{{` in it is text, not a template (Helm's are YAML)
     lines = raw.split(b"\n")
     # The parser may blame the line after a template's own (`{{- if }}` above the item it cuts short); a
     # `{{name}}` inside a description above the error is no template.

@@ -12,7 +12,7 @@ from tooldiff.model import ParsedFile, ParseError, Tool
 from tooldiff.parsers import gemini
 from tooldiff.parsers.detect import NOT_A_TOOL, find, is_wrapper
 from tooldiff.parsers.load import Document, DocumentErrors, LoadError, decode, load_documents
-from tooldiff.parsers.record import Fields
+from tooldiff.parsers.record import GEMINI_CONTAINERS, Fields
 from tooldiff.parsers.repeats import Repeat
 from tooldiff.parsers.yamlwords import boolean_words
 from tooldiff.positions import LineIndex, Path, escape, split_pointer, to_pointer, yaml_node
@@ -74,7 +74,7 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
                     tool = _with_repeats(tool, doc.prefix, near[hit.path], hit.path, hit.fields, claimed)
                 tools.append(tool)
                 # Lines (or documents) that are each one record make one list; a line's own list is its own.
-                lists.append((doc.prefix if hit.at >= 0 else (), hit.parent))
+                lists.append((doc.prefix if hit.at >= 0 else (), _request_list(hit.parent)))
             else:
                 errors.append(ParseError(file=path, line=first, message=message))
     return _once(tools, lists), errors
@@ -103,6 +103,13 @@ def _once(tools: list[Tool], lists: list[tuple[Path, tuple[str, ...]]]) -> list[
             continue
         out.append(tool)
     return out
+
+
+def _request_list(parent: tuple[str, ...]) -> tuple[str, ...]:
+    """The list a record is offered in: Gemini's `tools[i].functionDeclarations` are all one request's."""
+    if len(parent) >= 2 and parent[-1] in GEMINI_CONTAINERS and parent[-2].isdigit():
+        return parent[:-2]
+    return parent
 
 
 def _definition(tool: Tool) -> tuple[Any, ...]:

@@ -74,9 +74,10 @@ def _schemaless(record: Mapping[str, Any], container: str | None, siblings: Coun
 def _vouched(record: Mapping[str, Any], siblings: Counter[str]) -> Fields | None:
     """A `{name, parameters}` record too plain to be a tool alone (no description, a shorthand schema) that
     sits among bare function records: one of them, whose schema the rules then report."""
-    if not siblings[function.FORMAT] or not isinstance(record.get("name"), str) or _holds_tools(record):
+    if (not siblings[function.FORMAT] or not isinstance(record.get("name"), str) or "parameters" not in record
+            or "type" in record or _holds_tools(record)):  # `type`: a provider's built-in tool (bash)
         return None
-    params = record.get("parameters")
+    params = record["parameters"]
     return function.fields(record) if params is None or isinstance(params, dict) else None
 
 
@@ -84,8 +85,12 @@ def _holds_tools(record: Mapping[str, Any]) -> bool:
     """An agent's config or a named group of tools (`{name, outputSchema, tools: [...]}`) is read through,
     not taken for a tool. A record with an input schema of its own is a tool, whatever list it also holds
     (an agent tool that names the tools it delegates to)."""
-    return (not CONTAINER_KEYS.isdisjoint(record) and SCHEMA_KEYS.isdisjoint(record)
-            and any(isinstance(record[k], list) for k in CONTAINER_KEYS.intersection(record)))
+    if CONTAINER_KEYS.isdisjoint(record) or not any(
+            isinstance(record[k], list) for k in CONTAINER_KEYS.intersection(record)):
+        return False
+    params = record.get("parameters")  # a model's settings (`{temperature: 0.2}`) are no input schema
+    schema = isinstance(params, dict) and not function.SCHEMA_KEYWORDS.isdisjoint(params)
+    return not schema and (SCHEMA_KEYS - {"parameters"}).isdisjoint(record)
 
 
 # The keys that hold a tool's own input schema, in every format read (or its body, OpenAI Chat's `function`).

@@ -292,6 +292,8 @@ def _untagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
 _Loader.add_multi_constructor("!", _untagged)
 # YAML 1.1 "value" type: a plain `=` (an operator in an enum) is a string, as other YAML readers have it.
 _Loader.add_constructor("tag:yaml.org,2002:value", _timestamp_as_str)
+# A `<<` that is a value (an operator in an enum), not a merge key (those are merged before construction).
+_Loader.add_constructor("tag:yaml.org,2002:merge", _timestamp_as_str)
 
 
 def _check_yaml(root: yaml.Node) -> dict[int, dict[str, int]]:
