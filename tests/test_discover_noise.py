@@ -184,15 +184,6 @@ def test_a_vs_code_language_model_tool_is_described_by_its_model_description() -
     assert tool.description == "The number of active tabs in a tab group."
 
 
-def test_gemini_declarations_in_a_bare_list_keep_their_openapi_types() -> None:
-    params = {"type": "OBJECT", "properties": {"genre": {"type": "STRING", "description": "g"}}}
-    decl = [{"name": "find_movies", "description": "Find movies now showing.", "parameters": params}]
-    [tool] = parse_bytes("decl.json", json.dumps(decl).encode()).tools
-    assert tool.format == "gemini"
-    genre = {"type": "string", "description": "g"}
-    assert tool.input_schema == {"type": "object", "properties": {"genre": genre}}
-
-
 def test_tools_nested_in_an_environment_config_are_found() -> None:
     doc = {"environments": {"prod": {"agents": [{"id": "support", "llm": {"request": {"tools": [TOOL]}}}]}}}
     found = parse_bytes("env.json", json.dumps(doc).encode())
@@ -446,11 +437,43 @@ def test_review_cases_of_what_is_a_tool_and_a_tool_file(tmp_path: Path) -> None:
         input_schema: {type: object, properties: {q: {type: string, description: q}}}
 """
     assert names("agents.yaml", agents) == ["web_search"]
-    # Broken tool files: minified JSON with a `{{` in a string, YAML with a quoted `type: "function"`.
+    # A broken tool file: minified JSON with a `{{` in a string.
     minified = ('[{"name":"render","description":"Hello {{name}}","parameters":{"type":"object"}},'
                 '{"name":"send_email",,"parameters":{"type":"object"}}]')
     (tmp_path / "functions.json").write_text(minified, encoding="utf-8")
-    broken = 'tools:\n  - type: "function"\n    name: hang_up\n    description: End the call: say goodbye\n'
-    (tmp_path / "tools.yaml").write_text(broken, encoding="utf-8")
     found = discover(WorktreeSource(tmp_path), Config.default())
-    assert sorted(e.file for e in found.errors) == ["functions.json", "tools.yaml"]
+    assert sorted(e.file for e in found.errors) == ["functions.json"]
+
+
+def test_second_differential_review_cases(tmp_path: Path) -> None:
+    weather = {"type": "function", "name": "get_weather", "description": "Get the weather for a city.",
+               "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    nameless = {"type": "function", "description": "Look up an order.", "parameters": {"type": "object"}}
+    parsed = parse_bytes("t.json", json.dumps([weather, nameless]).encode())
+    assert [t.name for t in parsed.tools] == ["get_weather"]
+    assert "`name` is missing" in parsed.errors[0].message
+    # A strict Responses tool with an extra key an ABI entry also has is still a Responses tool.
+    outputs = {**weather, "strict": True, "outputs": {"temperature": "number"}}
+    [tool] = parse_bytes("o.json", json.dumps([outputs]).encode()).tools
+    assert tool.format == "openai-responses"
+    handoff = {"name": "transfer_to_billing", "description": "Hand over to billing.", "parameters": {},
+               "tools": ["refund", "invoice"]}
+    assert names("h.json", [handoff, {**weather, "type": None}])[0] == "transfer_to_billing"
+    shorthand = [{"name": "get_weather", "parameters": {"city": "string"}},
+                 {"name": "search_docs", "parameters": {"query": "string"}}]
+    assert names("s.json", shorthand) == ["get_weather", "search_docs"]
+    audience = {"audience": ["user"]}
+    ping = {"tools": [{"name": "ping", "description": "Check the server.", "annotations": audience}]}
+    [tool] = parse_bytes("p.json", json.dumps(ping).encode()).tools
+    assert tool.format == "mcp"
+    # A YAML tool file broken on a line whose `{{user_name}}` is inside a description is reported.
+    (tmp_path / "functions.yaml").write_text("""functions:
+  - name: greet_user
+    description: Say hello as "Hi {{user_name}}": keep it short
+    parameters:
+      type: object
+""", encoding="utf-8")
+    (tmp_path / "request.json").write_bytes(b'\xef\xbb\xbf{"system": "You are {{persona}}.", "functions": '
+                                            b'[{"name": "w", "parameters": {"type": "object"}},]}')
+    found = discover(WorktreeSource(tmp_path), Config.default())
+    assert sorted(e.file for e in found.errors) == ["functions.yaml", "request.json"]

@@ -28,9 +28,7 @@ SKIP_FILES = frozenset({
 })
 # Without one of these keys a file cannot hold a tool, so its syntax errors are not ours to report
 # (discovery by content only; explicit paths always report).
-TOOL_HINTS = (b"input_schema", b"inputSchema", b"unctionDeclarations", b"unction_declarations",
-              b'"type":"function"', b'"type": "function"', b"type: function", b'type: "function"',
-              b"type: 'function'")
+TOOL_HINTS = (b"input_schema", b"inputSchema", b"unctionDeclarations", b"unction_declarations")
 # `parameters` is in Kubernetes StorageClasses and SSM documents too: a file with it that breaks on a Helm
 # template line is a template (`may_hold_tools`).
 WEAK_HINTS = (b"parameters",)
@@ -48,15 +46,18 @@ def may_hold_tools(raw: bytes, error_lines: Sequence[int] = ()) -> bool:
         return True
     if not all(h in raw for h in WEAK_HINTS):
         return False
-    if raw.lstrip()[:1] in (b"{", b"["):
+    if raw.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] in (b"{", b"["):
         return True  # JSON: a `{{` in it is text, not a template (Helm's are YAML)
     lines = raw.split(b"\n")
-    # The parser may blame the line after a template's own (`{{- if }}` above the item it cuts short); a
-    # `{{name}}` inside a description above the error is no template.
+    # A template line: one that is a template (`{{- if }}`), or whose value or item is (`name: {{ x }}`);
+    # the parser may blame the line below one. A `{{name}}` inside a description is text.
     return not any(
-        0 < n <= len(lines) and (b"{{" in lines[n - 1] or any(
+        0 < n <= len(lines) and (_TEMPLATED.search(lines[n - 1]) is not None or any(
             line.lstrip().startswith((b"{{", b"{%")) for line in lines[max(0, n - 3):n - 1]))
         for n in error_lines)
+
+
+_TEMPLATED = re.compile(rb"^\s*(?:-\s+)?(?:[^\s:#]+:\s+)?\{[{%]")
 
 
 def _narrow(raw: bytes) -> bytes:

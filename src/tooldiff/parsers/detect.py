@@ -89,7 +89,7 @@ def _holds_tools(record: Mapping[str, Any]) -> bool:
             isinstance(record[k], list) for k in CONTAINER_KEYS.intersection(record)):
         return False
     params = record.get("parameters")  # a model's settings (`{temperature: 0.2}`) are no input schema
-    schema = isinstance(params, dict) and not function.SCHEMA_KEYWORDS.isdisjoint(params)
+    schema = isinstance(params, dict) and (not params or not function.SCHEMA_KEYWORDS.isdisjoint(params))
     return not schema and (SCHEMA_KEYS - {"parameters"}).isdisjoint(record)
 
 

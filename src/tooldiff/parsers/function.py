@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tooldiff.parsers import gemini
 from tooldiff.parsers.record import CONTAINER_KEYS, WHOLE_FILE, Fields, plain_fields
 
 # `matches` can only be true when one of these keys is present (a cheap pre-filter).
@@ -41,13 +40,15 @@ def matches(record: Mapping[str, Any], container: str | None) -> bool:
     if "type" in record:
         return False
     return not params or not SCHEMA_KEYWORDS.isdisjoint(params) or all(
-        isinstance(v, dict) for v in params.values())
+        isinstance(v, dict) or v in SHORTHAND_TYPES for v in params.values())
+
+
+# `{"city": "string"}`: a parameter's type written alone, as corpora and quick prototypes do.
+SHORTHAND_TYPES = frozenset({"string", "str", "number", "integer", "int", "float", "boolean", "bool",
+                             "object", "dict", "array", "list"})
 
 
 def fields(record: Mapping[str, Any]) -> Fields:
-    params = record.get("parameters")
-    if isinstance(params, dict) and params.get("type") == "OBJECT":  # OpenAPI's upper case: Gemini's dialect
-        return plain_fields(gemini.FORMAT, record, "parameters")
     # MCP extras survive when a converter renamed inputSchema to parameters.
     return plain_fields(FORMAT, record, "parameters")
 

@@ -25,10 +25,14 @@ def matches(record: Mapping[str, Any], container: str | None) -> bool:
     # Helm charts and MCP resources have `annotations` too: a tool's are hints, and its outputSchema is one.
     if "parameters" in record or ("name" not in record and container not in CONTAINER_KEYS):
         return False
+    if "uri" in record or "uriTemplate" in record:  # an MCP resource
+        return False
+    if container in CONTAINER_KEYS:  # a tool list vouches for it
+        return True
     if isinstance(record.get("outputSchema"), dict):
         return True
     notes = record.get("annotations")
-    return isinstance(notes, dict) and not TOOL_ANNOTATIONS.isdisjoint(notes) and "uri" not in record
+    return isinstance(notes, dict) and not TOOL_ANNOTATIONS.isdisjoint(notes)
 
 
 # MCP's ToolAnnotations (https://modelcontextprotocol.io/specification/2025-06-18/schema#toolannotations).

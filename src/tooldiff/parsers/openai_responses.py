@@ -21,12 +21,15 @@ def matches(record: Mapping[str, Any], container: str | None) -> bool:
     if "inputSchema" in record and "parameters" not in record:
         return False  # the AI SDK's function tool (`LanguageModelV2FunctionTool`): its schema is MCP's key
     # Outside a tool list, Solidity ABI entries and tree-sitter node types are `"type": "function"` too: a
-    # tool has a name and none of an ABI entry's keys.
-    named = isinstance(record.get("name"), str)
-    return container in CONTAINER_KEYS or (named and _ABI_KEYS.isdisjoint(record))
+    # tool has a name or a tool's own keys (a nameless one is reported), and no ABI entry's keys.
+    if container in CONTAINER_KEYS:
+        return True
+    abi = "parameters" not in record and not _ABI_KEYS.isdisjoint(record)
+    return not abi and (isinstance(record.get("name"), str) or not _OWN_KEYS.isdisjoint(record))
 
 
-_ABI_KEYS = frozenset({"inputs", "outputs", "stateMutability", "constant", "payable", "anonymous"})
+_OWN_KEYS = frozenset({"parameters", "description", "strict"})
+_ABI_KEYS = frozenset({"inputs", "stateMutability", "constant", "payable", "anonymous"})
 
 
 def fields(record: Mapping[str, Any]) -> Fields:
