@@ -477,3 +477,17 @@ def test_second_differential_review_cases(tmp_path: Path) -> None:
                                             b'[{"name": "w", "parameters": {"type": "object"}},]}')
     found = discover(WorktreeSource(tmp_path), Config.default())
     assert sorted(e.file for e in found.errors) == ["functions.yaml", "request.json"]
+
+
+def test_named_parameters_and_typed_schema_records_stay_tools() -> None:
+    research = {"name": "research", "description": "Delegate research.",
+                "parameters": {"topic": {"type": "string", "description": "Topic"}}, "functions": ["search"]}
+    search = {"name": "search", "description": "Search.", "parameters": {"type": "object"}}
+    assert names("r.json", [research, search]) == ["research", "search"]
+    typed = [{"name": "get_weather", "type": "object", "parameters": {"type": "object", "properties": {}}}]
+    assert names("t.json", typed) == ["get_weather"]
+
+
+def test_parameters_holding_lists_do_not_break_recognition() -> None:
+    odd = [{"name": "a", "parameters": {"x": [1, 2], "y": {"k": 1}}}, {"name": "b", "parameters": {"z": [3]}}]
+    assert names("odd.json", odd) == []  # values, not schemas, and no description: no tool, no crash

@@ -21,7 +21,7 @@ FORMAT_MODULES: tuple[ModuleType, ...] = (
 MAX_DEPTH = 10
 NOT_A_TOOL = ""  # the format of an item of a tool list that is not an object: reported, never a tool
 # Keys whose tool lists name tools defined elsewhere (`tool_choice: {type: allowed_tools, tools: [...]}`).
-NOT_DEFINITIONS = frozenset({"tool_choice", "allowed_tools"})
+NOT_DEFINITIONS = frozenset({"tool_choice"})
 
 
 class Found(NamedTuple):
@@ -89,7 +89,7 @@ def _holds_tools(record: Mapping[str, Any]) -> bool:
             isinstance(record[k], list) for k in CONTAINER_KEYS.intersection(record)):
         return False
     params = record.get("parameters")  # a model's settings (`{temperature: 0.2}`) are no input schema
-    schema = isinstance(params, dict) and (not params or not function.SCHEMA_KEYWORDS.isdisjoint(params))
+    schema = isinstance(params, dict) and function.looks_like_schema(params)
     return not schema and (SCHEMA_KEYS - {"parameters"}).isdisjoint(record)
 
 

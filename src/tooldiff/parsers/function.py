@@ -35,12 +35,18 @@ def matches(record: Mapping[str, Any], container: str | None) -> bool:
         return False
     if isinstance(record.get("description"), str):
         return True
-    # Undescribed, it must look like a tool's: a workflow node has a `type` of its own, and an experiment's
-    # or a report's `parameters` are values (`{"learning_rate": 0.001}`), not schemas.
-    if "type" in record:
-        return False
+    # Undescribed, it must look like a tool's: a workflow node's empty `parameters` beside a `type` of its
+    # own, an experiment's or a report's values (`{"learning_rate": 0.001}`) are no schema.
+    if not params:
+        return "type" not in record
+    return looks_like_schema(params)
+
+
+def looks_like_schema(params: Mapping[str, Any]) -> bool:
+    """A JSON Schema, `{}`, or named parameters (each a schema or a type name), not a dict of values."""
     return not params or not SCHEMA_KEYWORDS.isdisjoint(params) or all(
-        isinstance(v, dict) or v in SHORTHAND_TYPES for v in params.values())
+        isinstance(v, dict) or (isinstance(v, str) and v in SHORTHAND_TYPES)  # a list is unhashable
+        for v in params.values())
 
 
 # `{"city": "string"}`: a parameter's type written alone, as corpora and quick prototypes do.
