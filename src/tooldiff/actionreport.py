@@ -89,8 +89,8 @@ def _diff(settings: Settings, plan: Plan) -> Report:
         report = merge(report, code_defined(dumped, f"head-tools {settings.head_tools}",
                                             f"base-tools {settings.base_tools}"))
     elif base_dump or head_dump:
-        report = dataclasses.replace(report, notes=(
-            *report.notes, "Code-defined tools were not compared: give both `base-tools` and `head-tools`."))
+        report = report.noted(
+            "Code-defined tools were not compared: give both `base-tools` and `head-tools`.")
     return report
 
 
@@ -136,7 +136,7 @@ def _audit(settings: Settings, plan: Plan) -> Report:
         dumped = run_check(OneFile(head_dump), config, [head_dump.name], mode="audit", head_ref=head)
         report = merge(report, code_defined(dumped, f"head-tools {settings.head_tools}", ""))
     if getattr(config, "sources", ()) and not head_dump:
-        report = dataclasses.replace(report, notes=(*report.notes, COMMANDS_REFUSED))
+        report = report.noted(COMMANDS_REFUSED)
     return report
 
 

@@ -131,7 +131,7 @@ def run_check(
                                   token_methods=token_methods, notes=chosen.notes)
         report = mates.cut(report, near.named) if near is not None else report
         if not paths and baseline.rows:  # over some paths only, the other entries were not checked
-            report = _with_notes(report, _stale(baseline, report, config))
+            report = report.noted(*_stale(baseline, report, config))
         named_outright = bool(paths) if named is None else named  # pre-commit's changed files are not
         # With parse errors ignored, a file that does not parse cannot be told from one without tools.
         said = named_outright and config.rule_enabled("parse-error")
@@ -151,26 +151,15 @@ def _stale(baseline: Baseline, report: Report, config: Config) -> list[str]:
                        config.rule_enabled)
 
 
-def _with_notes(report: Report, notes: Sequence[str]) -> Report:
-    import dataclasses
-
-    return dataclasses.replace(report, notes=(*report.notes, *notes)) if notes else report
-
-
 def _say_empty(report: Report, paths: Sequence[str], read: Sequence[str]) -> Report:
     """A file named outright that holds no tool tooldiff reads gets a note: "Checked 0 tools" alone reads
     as a clean result for a file that was never looked into. (A scan skips data files in silence.)"""
-    import dataclasses
-
     had = {t.file for t in report.tools} | {f.file for f in report.findings}
     files = set(read)
     empty = [p for p in dict.fromkeys(posixpath.normpath(p) for p in paths) if p in files and p not in had]
-    if not empty:
-        return report
-    notes = [f"{p} holds no tool definitions tooldiff reads (Anthropic, OpenAI, Gemini or MCP records, "
-             "alone, in a list, under `tools` or `functions`, or one per line): nothing in it was checked."
-             for p in empty]
-    return dataclasses.replace(report, notes=(*report.notes, *notes))
+    return report.noted(*(f"{p} holds no tool definitions tooldiff reads (Anthropic, OpenAI, Gemini or "
+                          "MCP records, alone, in a list, under `tools` or `functions`, or one per line): "
+                          "nothing in it was checked." for p in empty))
 
 
 def unmatched_settings(config: Config, report: Report) -> list[str]:

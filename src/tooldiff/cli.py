@@ -415,11 +415,9 @@ def _diff(args: argparse.Namespace) -> int:
                                   config_from="base" if untrusted else "head",
                                   adjust=lambda c: _selected(args, c))
         if untrusted:
-            import dataclasses
-
-            note = ("Under pull_request_target the base's .tooldiff.yml and baseline were used, and no "
-                    "configured command ran: the PR's own are not trusted with this workflow's secrets.")
-            report = dataclasses.replace(report, notes=(*report.notes, note))
+            report = report.noted("Under pull_request_target the base's .tooldiff.yml and baseline were "
+                                  "used, and no configured command ran: the PR's own are not trusted with "
+                                  "this workflow's secrets.")
         from tooldiff.check import repository_root
 
         root = repository_root(Path.cwd().absolute())  # where git's paths start: no second git process
@@ -445,7 +443,6 @@ def _names_refs(paths: list[str]) -> bool:
 def _check_notes(report: Report, config: Config, *, whole_tree: bool, command: str = "check") -> Report:
     """What the check could not do as configured, said rather than silently skipped. `command` is the one
     that ran (`check` or `describe`), for the note to name it."""
-    import dataclasses
 
     from tooldiff.check import unmatched_settings
 
@@ -458,7 +455,7 @@ def _check_notes(report: Report, config: Config, *, whole_tree: bool, command: s
                      "`tooldiff diff` runs them in a temporary worktree of each ref.")
     if whole_tree:  # over some paths only, the rest of the tree was not read: no claim about it
         notes += unmatched_settings(config, report)
-    return dataclasses.replace(report, notes=(*report.notes, *notes)) if notes else report
+    return report.noted(*notes)
 
 
 def _own_config(path: Path) -> bool:

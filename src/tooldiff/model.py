@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 Severity = Literal["error", "warning", "info"]
@@ -202,6 +202,10 @@ class Report:
     # The config's `fail_on`, which `--fail-on` and the Action's input default to. Not in the JSON: a
     # verdict level, not a result.
     fail_on: str = "error"
+
+    def noted(self, *notes: str) -> Report:
+        """This report with `notes` said after its own (itself when there are none)."""
+        return replace(self, notes=(*self.notes, *notes)) if notes else self
 
     def counts(self, status: Status | None = "new") -> dict[str, int]:
         out: dict[str, int] = {s: 0 for s in SEVERITIES}
