@@ -491,3 +491,12 @@ def test_named_parameters_and_typed_schema_records_stay_tools() -> None:
 def test_parameters_holding_lists_do_not_break_recognition() -> None:
     odd = [{"name": "a", "parameters": {"x": [1, 2], "y": {"k": 1}}}, {"name": "b", "parameters": {"z": [3]}}]
     assert names("odd.json", odd) == []  # values, not schemas, and no description: no tool, no crash
+
+
+def test_keys_written_twice_in_a_bedrock_schema_are_placed_under_its_json_member() -> None:
+    text = (b'[{"toolSpec": {"name": "w", "description": "Weather for a city.", "inputSchema": '
+            b'{"json": {"type": "object"}, "json": {"type": "object", "properties": '
+            b'{"c": {"type": "string", "description": "City", "description": "City name"}}}}}}]')
+    [tool] = parse_bytes("b.json", text).tools
+    assert [(at, key) for at, key, _, _ in tool.repeated_keys] == [
+        ("/input_schema", "json"), ("/input_schema/properties/c/description", "description")]

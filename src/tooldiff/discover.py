@@ -29,9 +29,6 @@ SKIP_FILES = frozenset({
 # Without one of these keys a file cannot hold a tool, so its syntax errors are not ours to report
 # (discovery by content only; explicit paths always report).
 TOOL_HINTS = (b"input_schema", b"inputSchema", b"unctionDeclarations", b"unction_declarations")
-# `parameters` is in Kubernetes StorageClasses and SSM documents too: a file with it that breaks on a Helm
-# template line is a template (`may_hold_tools`).
-WEAK_HINTS = (b"parameters",)
 # A UTF-16/32 file hides those hints between NUL bytes: they are looked for in its text.
 WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
@@ -44,7 +41,7 @@ def may_hold_tools(raw: bytes, error_lines: Sequence[int] = ()) -> bool:
         raw = _narrow(raw)
     if any(h in raw for h in TOOL_HINTS):
         return True
-    if not all(h in raw for h in WEAK_HINTS):
+    if b"parameters" not in raw:  # also in StorageClasses and SSM documents: a template is told below
         return False
     if raw.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] in (b"{", b"["):
         return True  # JSON: a `{{` in it is text, not a template (Helm's are YAML)

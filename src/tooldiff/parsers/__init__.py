@@ -174,8 +174,8 @@ def _with_repeats(
     it (`"tools"` twice: the first list is dropped) comes with the first tool under it, as ("", key, times,
     the file pointer of the object that repeats it)."""
     body = (*record, *fields.body_path)
-    inner = tuple(fields.schema_key.split("/"))  # Bedrock's schema is `inputSchema/json`
-    schema = (*body, *inner) if fields.schema_key else None
+    inner = fields.schema_path
+    schema = (*body, *inner) if inner else None
     found: list[tuple[str, str, int, str]] = []
     for obj, key, times in repeated:
         if obj[: len(record)] != record:
@@ -186,7 +186,7 @@ def _with_repeats(
             continue
         if schema is not None and obj[: len(schema)] == schema:
             at = "/input_schema" + to_pointer(obj[len(schema):])
-        elif obj == (*body, *inner[:-1]) and key == inner[-1]:
+        elif inner and obj == (*body, *inner[:-1]) and key == inner[-1]:
             found.append(("/input_schema", key, times, ""))
             continue
         else:
@@ -205,9 +205,9 @@ def _kind(value: Any) -> str:
     return "a string" if isinstance(value, str) else "a list"
 
 
-def _member(body: Any, key: str) -> Any:
-    """`body[key]`, or for a key of several parts (`inputSchema/json`) the member at their end."""
-    for part in key.split("/"):
+def _member(body: Any, path: tuple[str, ...]) -> Any:
+    """The member of `body` at the end of `path` (`Fields.schema_path`), or None."""
+    for part in path:
         body = body.get(part) if isinstance(body, dict) else None
     return body
 
@@ -231,7 +231,7 @@ def _build(
     key = fields.schema_key
     body_pointer = pointer + to_pointer(fields.body_path) if fields.body_path else pointer
     strict, title, annotations = fields.strict, fields.title, fields.annotations
-    schema = _member(body, key) if key else None
+    schema = _member(body, fields.schema_path) if key else None
     if key == "parameters" and fields.format == gemini.FORMAT:  # OpenAPI's dialect: read as JSON Schema
         schema = gemini.json_schema_types(schema)
     return Tool(

@@ -90,12 +90,13 @@ def _holds_tools(record: Mapping[str, Any]) -> bool:
         return False
     params = record.get("parameters")  # a model's settings (`{temperature: 0.2}`) are no input schema
     schema = isinstance(params, dict) and function.looks_like_schema(params)
-    return not schema and (SCHEMA_KEYS - {"parameters"}).isdisjoint(record)
+    return not schema and OWN_SCHEMA_KEYS.isdisjoint(record)
 
 
-# The keys that hold a tool's own input schema, in every format read (or its body, OpenAI Chat's `function`).
-SCHEMA_KEYS = frozenset({"input_schema", "inputSchema", "parameters", "parametersJsonSchema",
-                         "parameters_json_schema", "function", "toolSpec"})
+# The keys that hold a tool's own input schema (or its body: OpenAI Chat's `function`, Bedrock's `toolSpec`),
+# `parameters` aside: an agent's may be its model's settings.
+OWN_SCHEMA_KEYS = frozenset({"input_schema", "inputSchema", "parametersJsonSchema", "parameters_json_schema",
+                             "function", "toolSpec"})
 
 
 def is_wrapper(item: Mapping[str, Any]) -> bool:

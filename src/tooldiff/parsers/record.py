@@ -24,6 +24,11 @@ class Fields(NamedTuple):
     annotations: Any = None
     output_schema: Any = None
 
+    @property
+    def schema_path(self) -> tuple[str, ...]:
+        """The schema's keys from `body`: one, or several for a key such as Bedrock's `inputSchema/json`."""
+        return tuple(self.schema_key.split("/")) if self.schema_key else ()
+
 
 def plain_fields(fmt: str, record: Mapping[str, Any], schema_key: str) -> Fields:
     """Fields of a flat record (everything at its top level): the hot path of big files, built without
