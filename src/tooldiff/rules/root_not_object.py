@@ -42,11 +42,12 @@ properties, and the description says which one to send; the tool's code checks i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from tooldiff import formats, schemawalk
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context, targets_where
+from tooldiff.targets import Target
 
 CODE = "root-not-object"
 SEVERITY: Severity = "error"
@@ -87,7 +88,7 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     if not schemawalk.is_object(schema):
         yield _not_object(schema, targets)
         return
-    untyped = tuple(t.name for t in ctx.targets if t.root_type_required and t.name in targets)
+    untyped = targets_where(ctx, f"{CODE}/typed", lambda t: t.root_must_be_object and t.root_type_required)
     if untyped and "type" not in schema:
         yield Problem(
             message='The input schema has properties but no "type": "object" at its root, and these targets '
@@ -98,11 +99,8 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
             evidence={"found": "untyped"},
         )
     for keyword in _refused_order(ctx):
-        if keyword not in schema:
-            continue
-        refused = tuple(t.name for t in ctx.targets
-                        if keyword in t.root_refused_keywords and t.name in targets)
-        if refused:
+        if keyword in schema:
+            refused = targets_where(ctx, f"{CODE}/{keyword}", _refusing(keyword))
             yield Problem(
                 message=f"The input schema uses `{keyword}` at its root, which these targets refuse at the "
                         "top level: every request that offers this tool fails.",
@@ -118,9 +116,18 @@ _REFUSED_FIX = ("Keep the root a plain object schema: make the alternatives opti
                 "alternatives inside one property, not at the root).")
 
 
+def _refusing(keyword: str) -> Callable[[Target], bool]:
+    return lambda t: t.root_must_be_object and keyword in t.root_refused_keywords
+
+
 def _refused_order(ctx: Context) -> tuple[str, ...]:
-    """Every keyword some target refuses at the root, once, in the order the tables list them."""
-    return tuple(dict.fromkeys(k for t in ctx.targets for k in t.root_refused_keywords))
+    """Every keyword some target refuses at the root, once, in the order the tables list them (worked out
+    once per context, as `targets_where` works out the targets)."""
+    order: tuple[str, ...] | None = ctx.memo.get(f"{CODE}/order")
+    if order is None:
+        order = ctx.memo[f"{CODE}/order"] = tuple(dict.fromkeys(
+            k for t in ctx.targets if t.root_must_be_object for k in t.root_refused_keywords))
+    return order
 
 
 def _combined(schema: dict[str, object]) -> str:
