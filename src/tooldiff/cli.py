@@ -502,11 +502,12 @@ def _baseline(args: argparse.Namespace) -> int:
     # of their toolsets were not checked here, so they stay as they are.
     code = {s.toolset for s in run.config.sources}
     # A file that does not parse was not read either: its toolset's entries wait for it to parse again.
-    unchecked += [row for row in old.rows.values() if row not in unchecked and (
+    held = {str(row.get("fingerprint")) for row in unchecked}
+    unchecked += [row for fingerprint, row in old.rows.items() if fingerprint not in held and (
         row.get("toolset") in code or within(str(row.get("toolset") or ""), broken))]
     moved = moved_reasons(old, {ts.id for ts in report.toolsets} | {str(r.get("toolset")) for r in unchecked})
     _write(target, dump_baseline(keep, args.reason, unchecked, moved))
-    also = f" (and kept {len(unchecked)} outside the paths checked)" if unchecked else ""
+    also = f" (and kept {len(unchecked)} this run did not check)" if unchecked else ""
     print(f"tooldiff: wrote {len(keep)} finding{'s' * (len(keep) != 1)} to {plain(target)}{also}",
           file=sys.stderr)
     written = {f.fingerprint for f in keep} | {str(r.get("fingerprint")) for r in unchecked}
