@@ -158,8 +158,8 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
         return
     refused = [t.name for t in ctx.targets if t.recursive_refs is False]
     unknown = [t.name for t in ctx.targets if t.recursive_refs is None]
-    said = "; ".join([f"{_listed(refused)} not support recursive schemas"] * bool(refused)
-                     + [f"{_listed(unknown)} not document support for recursive schemas"] * bool(unknown))
+    said = "; ".join(f"{_listed(names)} not {what}" for names, what in (
+        (refused, "support recursive schemas"), (unknown, "document support for recursive schemas")) if names)
     for i in sorted(recursive_refs(local)):
         pointer, target = local[i]
         yield Problem(
