@@ -490,7 +490,9 @@ def test_named_parameters_and_typed_schema_records_stay_tools() -> None:
 
 def test_parameters_holding_lists_do_not_break_recognition() -> None:
     odd = [{"name": "a", "parameters": {"x": [1, 2], "y": {"k": 1}}}, {"name": "b", "parameters": {"z": [3]}}]
-    assert names("odd.json", odd) == []  # values, not schemas, and no description: no tool, no crash
+    parsed = parse_bytes("odd.json", json.dumps(odd).encode())
+    # Values, not schemas, and no description: no tool. A crash would be a "could not read" parse error.
+    assert parsed.tools == () and parsed.errors == ()
 
 
 def test_keys_written_twice_in_a_bedrock_schema_are_placed_under_its_json_member() -> None:
