@@ -254,3 +254,22 @@ def test_symlinks_resolving_inside_the_tree_are_not_reported(tmp_path: Path) -> 
     found = discover(WorktreeSource(repo), Config.default())
     assert found.errors == []
     assert [ts.id for ts in found.toolsets] == ["tools.json"]
+
+
+def _request(name: str) -> dict[str, object]:
+    return {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}],
+            "tools": [{"type": "function", "function": tool(name)}]}
+
+
+def test_request_captures_and_logs_are_not_one_tool_files() -> None:
+    """Each request (or each log of requests) offered its own tools: a folder of captures that each offer
+    one tool is not one toolset, or the same tool sent twice reads as a duplicate name."""
+    log = "\n".join(json.dumps(_request("get_weather")) for _ in range(2)).encode()
+    files = [parse_bytes("logs/a.jsonl", log), parse_bytes("logs/b.jsonl", log),
+             parse_bytes("req/a.json", json.dumps(_request("x")).encode()),
+             parse_bytes("req/b.json", json.dumps(_request("y")).encode()),
+             parse_bytes("defs/a.json", json.dumps({"tools": [tool("x")]}).encode()),
+             parse_bytes("defs/b.yaml", b"- name: y\n  description: Get y.\n  parameters: {type: object}\n")]
+    assert [len(f.tools) for f in files] == [1, 1, 1, 1, 1, 1]
+    groups = group_toolsets(files, Config.default())
+    assert [g.id for g in groups] == ["defs", "logs/a.jsonl", "logs/b.jsonl", "req/a.json", "req/b.json"]

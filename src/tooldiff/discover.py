@@ -391,7 +391,7 @@ def group_toolsets(
     for pf in rest:
         by_folder[posixpath.dirname(pf.path)].append(pf)
     for folder, members in by_folder.items():
-        if folder not in per_file and len(members) >= 2 and all(len(m.tools) == 1 for m in members):
+        if folder not in per_file and len(members) >= 2 and all(m.one_tool for m in members):
             groups[folder or "."].extend(members)
         else:
             for m in members:

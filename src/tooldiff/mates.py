@@ -45,7 +45,7 @@ def extend(source: FileSource, config: Config, chosen: Selection
     partial = [p for p in loose if posixpath.dirname(p) in unnamed]
     _, parsed, _ = read_parse(source, config, partial, chosen.explicit)
     known = {pf.path: pf for pf in parsed}
-    folders = {posixpath.dirname(pf.path) for pf in parsed if len(pf.tools) == 1}
+    folders = {posixpath.dirname(pf.path) for pf in parsed if pf.one_tool}
     extra = {f for f in around.paths if f not in named and (
         spec in specs if (spec := spec_of(f, config)) is not None else posixpath.dirname(f) in folders)}
     if not extra:

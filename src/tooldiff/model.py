@@ -74,9 +74,14 @@ class ParseError:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ParsedFile:
+    """`one_tool`: the file defines one tool and nothing else (the record itself, alone in a list, or alone
+    under `tools`), so a folder of such files can be one toolset. A request capture or a log that offers
+    one tool is not: each request offered its own tools."""
+
     path: str
     tools: tuple[Tool, ...] = ()
     errors: tuple[ParseError, ...] = ()
+    one_tool: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -126,10 +126,10 @@ def run_part(
     for pf in parsed:
         folder = posixpath.dirname(pf.path)
         in_split = folder in split and spec_of(pf.path, config) is None
-        if in_split and len(pf.tools) == 1:
+        if in_split and pf.one_tool:
             part.deferred.append(pf.path)
             continue
-        if in_split and len(pf.tools) > 1:
+        if in_split and pf.tools:
             part.not_one_tool.add(folder)
         keep.append(pf)
     deferred = set(part.deferred)

@@ -12,7 +12,7 @@ from tooldiff.model import ParsedFile, ParseError, Tool
 from tooldiff.parsers import gemini
 from tooldiff.parsers.detect import NOT_A_TOOL, find, is_wrapper
 from tooldiff.parsers.load import Document, DocumentErrors, LoadError, decode, load_documents
-from tooldiff.parsers.record import GEMINI_CONTAINERS, Fields
+from tooldiff.parsers.record import CONTAINER_KEYS, GEMINI_CONTAINERS, Fields
 from tooldiff.parsers.repeats import Repeat
 from tooldiff.parsers.yamlwords import boolean_words
 from tooldiff.positions import LineIndex, Path, escape, split_pointer, to_pointer, yaml_node
@@ -33,8 +33,8 @@ def parse_bytes(path: str, data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -
         except DocumentErrors as exc:
             docs = exc.docs
             errors = [ParseError(file=path, line=e.line, message=e.message) for e in exc.errors]
-        tools, bad = _tools(path, text, docs)
-        return ParsedFile(path=path, tools=tuple(tools), errors=(*errors, *bad))
+        tools, bad, alone = _tools(path, text, docs)
+        return ParsedFile(path=path, tools=tuple(tools), errors=(*errors, *bad), one_tool=alone)
     except LoadError as exc:
         return _failed(path, exc.line, exc.message)
     except RecursionError:
@@ -47,8 +47,11 @@ def _failed(path: str, line: int, message: str) -> ParsedFile:
     return ParsedFile(path=path, errors=(ParseError(file=path, line=line, message=message),))
 
 
-def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list[ParseError]]:
+def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list[ParseError], bool]:
+    """The tools, the records that are not tools, and whether the file defines one tool and nothing else."""
     tools: list[Tool] = []
+    records = 0
+    alone = False
     errors: list[ParseError] = []
     index = LineIndex(text)
     lists: list[tuple[Path, tuple[str, ...]]] = []  # the list each tool of `tools` sits in
@@ -57,6 +60,8 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
         if not found:
             errors.extend(_rpc_error(path, doc, text, index))
             continue
+        records += len(found)
+        alone = len(found) == 1 and _defines_only(doc.value, found[0].parent)
         pointers: dict[int, str] = {}  # by id of the parent tuple, shared by the records of one list
         claimed: set[tuple[Path, str]] = set()  # a repeated key above records: told at its first tool only
         near = _repeats_by_record(doc.repeated, {hit.path for hit in found}) if doc.repeated else {}
@@ -77,7 +82,16 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
                 lists.append((doc.prefix if hit.at >= 0 else (), _request_list(hit.parent)))
             else:
                 errors.append(ParseError(file=path, line=first, message=message))
-    return _once(tools, lists), errors
+    tools = _once(tools, lists)
+    return tools, errors, alone and records == 1 and len(tools) == 1
+
+
+def _defines_only(document: Any, parent: Path) -> bool:
+    """Whether a record under `parent` is all its document holds: the document itself, in a list at the
+    top, or under a container key with nothing beside it (not a request, an agent or a server's reply)."""
+    if not parent:
+        return True
+    return len(parent) == 1 and isinstance(document, dict) and CONTAINER_KEYS.issuperset(document)
 
 
 def _once(tools: list[Tool], lists: list[tuple[Path, tuple[str, ...]]]) -> list[Tool]:
