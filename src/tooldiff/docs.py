@@ -29,7 +29,7 @@ RULE_FACTS: dict[str, tuple[str, ...]] = {
     "optional-forced-required": ("all_properties_required",),
     "optional-not-required": ("all_properties_required",),
     "missing-additional-properties-false": ("additional_properties_false_required",),
-    "unsupported-keyword": ("unsupported_keywords", "ignored_keywords"),
+    "unsupported-keyword": ("unsupported_keywords", "ignored_keywords", "supported_formats", "max_min_items"),
     "root-not-object": ("root_must_be_object", "root_type_required", "root_refused_keywords"),
     "implicit-strict": ("strict_when_unset_formats",),
     "schema-limit": ("max_nesting_depth", "max_total_properties", "max_total_enum_values",

@@ -27,6 +27,8 @@ FACT_TYPES: dict[str, type | tuple[type, ...]] = {
     "name_rule": str,
     "unsupported_keywords": list,
     "ignored_keywords": list,
+    "supported_formats": list,
+    "max_min_items": int,
     "all_properties_required": bool,
     "additional_properties_false_required": bool,
     "root_must_be_object": bool,
@@ -57,6 +59,8 @@ class Target:
     name_rule: str
     unsupported_keywords: frozenset[str]
     ignored_keywords: frozenset[str]
+    supported_formats: frozenset[str] | None  # None: `format` is not checked (any value passes)
+    max_min_items: int | None  # the largest `minItems` taken
     all_properties_required: bool
     additional_properties_false_required: bool
     root_must_be_object: bool
@@ -122,6 +126,8 @@ def load_target(name: str, data: Mapping[str, Any]) -> Target:
         name_rule=v["name_rule"],
         unsupported_keywords=frozenset(v["unsupported_keywords"] or ()),
         ignored_keywords=frozenset(v["ignored_keywords"] or ()),
+        supported_formats=None if v["supported_formats"] is None else frozenset(v["supported_formats"]),
+        max_min_items=v["max_min_items"],
         all_properties_required=bool(v["all_properties_required"]),
         additional_properties_false_required=bool(v["additional_properties_false_required"]),
         root_must_be_object=bool(v["root_must_be_object"]),

@@ -608,3 +608,37 @@ def test_a_recursive_ref_says_which_targets_refuse_it_and_which_do_not_say() -> 
     [p] = check("unresolved_ref", tool(schema), ("anthropic-strict", "anthropic", "google"))
     assert "anthropic-strict does not support recursive schemas" in p.message
     assert "anthropic, google do not document support" in p.message
+
+
+def test_strict_targets_refuse_formats_they_do_not_list_and_anthropic_min_items_over_one() -> None:
+    """OpenAI strict mode answers 400 "'uri' is not a valid format" (its structured outputs accept nine
+    formats); Anthropic's strict tool use lists ten formats and allows `minItems` of 0 or 1 only."""
+    schema = {"type": "object", "additionalProperties": False, "required": ["url", "when", "tags"],
+              "properties": {"url": {"type": "string", "format": "uri"},
+                             "when": {"type": "string", "format": "date-time"},
+                             "tags": {"type": "array", "items": {"type": "string"}, "minItems": 2},
+                             "one": {"type": "array", "items": {"type": "string"}, "minItems": 1}}}
+    found = check("unsupported_keyword", tool(schema, fmt="openai-chat", key="parameters"),
+                  ("openai-strict", "anthropic-strict", "openai", "anthropic", "google"))
+    assert [(p.pointer, p.targets) for p in found] == [
+        ("/input_schema/properties/url/format", ("openai-strict",)),
+        ("/input_schema/properties/tags/minItems", ("anthropic-strict",)),
+    ]
+    fmt, items = found
+    assert "`uri`" in fmt.message and "date-time" in fmt.message and fmt.evidence["value"] == "uri"
+    assert "0 or 1" in items.message and items.evidence == {"keyword": "minItems", "value": 2}
+    assert check("unsupported_keyword", tool({"type": "object", "properties": {
+        "d": {"type": "string", "format": "date"}, "x": {"format": 3}}}), ("openai-strict",)) == []
+
+
+def test_anthropic_strict_takes_at_most_twenty_strict_tools_in_a_request() -> None:
+    from tooldiff.rules import too_many_tools
+
+    def toolset(n: int) -> Toolset:
+        return Toolset(id="t.json", files=("t.json",), tools=tuple(
+            tool({"type": "object"}, name=f"t{i}") for i in range(n)))
+
+    ctx = Context(targets=resolve(("anthropic-strict",)), options={})
+    [p] = list(too_many_tools.check(toolset(21), ctx))
+    assert p.targets == ("anthropic-strict",) and "21 for anthropic-strict (max 20)" in p.message
+    assert list(too_many_tools.check(toolset(20), ctx)) == []

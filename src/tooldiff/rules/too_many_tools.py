@@ -4,7 +4,8 @@
 A toolset whose tools bound for a target outnumber that target's documented maximum: 128 for OpenAI
 (`tools`: "A max of 128 functions are supported") and 512 function declarations for Google ("Maximum 512
 function declarations can be provided", Gemini Enterprise Agent Platform, formerly Vertex AI). Anthropic
-documents no maximum.
+documents no maximum, except for strict tool use: at most 20 tools with `strict: true` in one request
+(non-strict tools do not count).
 
 ## Why it matters
 The request is rejected outright. Long before the limit, every tool is paid for on every call and the
@@ -19,6 +20,7 @@ Split the toolset by task and load only what the task needs, or use a tool-searc
 ## References
 - https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools
 - https://docs.cloud.google.com/gemini-enterprise-agent-platform/reference/rest/v1/projects.locations.cachedContents#Tool
+- https://platform.claude.com/docs/en/build-with-claude/structured-outputs#schema-complexity-limits
 """
 
 from __future__ import annotations

@@ -5,8 +5,11 @@ Keywords in schema position that a target lists as unsupported. OpenAI strict: `
 `anyOf`), `not`, `if`/`then`/`else`, `dependentRequired`, `dependentSchemas`, `patternProperties`,
 `propertyNames`, `unevaluatedProperties`. Google: the same without `oneOf`. Anthropic strict tool use:
 numeric and length bounds (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`,
-`minLength`, `maxLength`, `maxItems`). Anthropic and non-strict OpenAI accept the schema as written. The
-lists live in `data/targets/*.json`.
+`minLength`, `maxLength`, `maxItems`, `uniqueItems`) and `minItems` above 1. A `format` that a strict
+target does not list: OpenAI strict takes `date-time`, `time`, `date`, `duration`, `email`, `hostname`,
+`ipv4`, `ipv6` and `uuid` (and answers 400 "'uri' is not a valid format" to others); Anthropic strict
+also takes `uri`. Anthropic and non-strict OpenAI accept the schema as written. The lists live in
+`data/targets/*.json`.
 
 ## Why it matters
 A rejected keyword fails the request; an ignored one silently stops constraining the model, so the
@@ -24,12 +27,15 @@ arguments your code receives no longer match the schema you reviewed.
 
 ## References
 - https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas
+- https://developers.openai.com/api/docs/guides/structured-outputs#supported-properties
+- https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations
 - https://ai.google.dev/api/caching#Schema
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from tooldiff import schemawalk
 from tooldiff.model import Problem, Severity, Tool
@@ -75,13 +81,25 @@ _HINTS = {
 }
 
 
-def _setup(ctx: Context) -> tuple[list[tuple[str, frozenset[str]]], frozenset[str]]:
+class _Setup(NamedTuple):
+    rejecting: list[tuple[str, frozenset[str]]]  # targets with the keywords they reject or ignore
+    formats: list[tuple[str, frozenset[str]]]  # targets with the only `format` values they take
+    min_items: list[tuple[str, int]]  # targets with the largest `minItems` they take
+    watched: frozenset[str]  # every keyword any of the above looks at
+
+
+def _setup(ctx: Context) -> _Setup:
     rejecting = [(t.name, t.unsupported_keywords | t.ignored_keywords) for t in ctx.targets]
     rejecting = [(n, kws) for n, kws in rejecting if kws]
-    return rejecting, frozenset().union(*(kws for _, kws in rejecting))
+    formats = [(t.name, t.supported_formats) for t in ctx.targets if t.supported_formats is not None]
+    min_items = [(t.name, t.max_min_items) for t in ctx.targets if t.max_min_items is not None]
+    watched = frozenset().union(*(kws for _, kws in rejecting))
+    watched |= {"format"} if formats else set()
+    watched |= {"minItems"} if min_items else set()
+    return _Setup(rejecting, formats, min_items, watched)
 
 
-def _memo(ctx: Context) -> tuple[list[tuple[str, frozenset[str]]], frozenset[str]]:
+def _memo(ctx: Context) -> _Setup:
     setup = ctx.memo.get(CODE)
     if setup is None:
         setup = ctx.memo[CODE] = _setup(ctx)
@@ -89,12 +107,13 @@ def _memo(ctx: Context) -> tuple[list[tuple[str, frozenset[str]]], frozenset[str
 
 
 def applies(ctx: Context) -> bool:
-    return bool(_memo(ctx)[0])
+    return bool(_memo(ctx).watched)
 
 
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
-    rejecting, watched = _memo(ctx)
-    if not rejecting or not schemawalk.has_schema(tool):
+    setup = _memo(ctx)
+    watched = setup.watched
+    if not watched or not schemawalk.has_schema(tool):
         return
     for node in schemawalk.nodes(tool):
         s = node.schema
@@ -103,12 +122,62 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
         for keyword in s:
             if keyword not in watched:
                 continue
-            targets = tuple(n for n, kws in rejecting if keyword in kws)
-            hint = _HINTS.get(keyword, "express the constraint in the description instead")
-            yield Problem(
-                message=f"The keyword `{keyword}` is not supported by {', '.join(targets)}.",
-                fix=f"Remove {keyword}: {hint}.",
-                pointer=f"{node.pointer}/{schemawalk.escape(keyword)}",
-                targets=targets,
-                evidence={"keyword": keyword},
-            )
+            pointer = f"{node.pointer}/{schemawalk.escape(keyword)}"
+            targets = tuple(n for n, kws in setup.rejecting if keyword in kws)
+            if targets:
+                hint = _HINTS.get(keyword, "express the constraint in the description instead")
+                yield Problem(
+                    message=f"The keyword `{keyword}` is not supported by {', '.join(targets)}.",
+                    fix=f"Remove {keyword}: {hint}.",
+                    pointer=pointer,
+                    targets=targets,
+                    evidence={"keyword": keyword},
+                )
+            elif keyword == "format":
+                yield from _format(s[keyword], pointer, setup.formats)
+            elif keyword == "minItems":
+                yield from _min_items(s[keyword], pointer, setup.min_items)
+
+
+def _format(value: object, pointer: str, formats: list[tuple[str, frozenset[str]]]) -> Iterator[Problem]:
+    if not isinstance(value, str):
+        return  # not a format name: invalid-json-schema's to report
+    refusing = [(n, taken) for n, taken in formats if value not in taken]
+    if not refusing:
+        return
+    names = tuple(n for n, _ in refusing)
+    common = frozenset.intersection(*(t for _, t in refusing))
+    taken = sorted(common, key=lambda f: (_FORMAT_ORDER.get(f, len(_FORMAT_ORDER)), f))
+    takes = "takes" if len(names) == 1 else "take"
+    yield Problem(
+        message=f"The format `{value}` is not supported by {', '.join(names)}, which {takes} only "
+                f"{', '.join(taken)}.",
+        fix=f"Remove format: {value}, and say the expected form in the property's description instead.",
+        pointer=pointer,
+        targets=names,
+        evidence={"keyword": "format", "value": value},
+    )
+
+
+def _min_items(value: object, pointer: str, limits: list[tuple[str, int]]) -> Iterator[Problem]:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return
+    refusing = [(n, most) for n, most in limits if value > most]
+    if not refusing:
+        return
+    names = tuple(n for n, _ in refusing)
+    most = min(m for _, m in refusing)
+    takes = "takes" if len(names) == 1 else "take"
+    yield Problem(
+        message=f"`minItems` {value} is not supported by {', '.join(names)}, which {takes} only "
+                f"{' or '.join(str(k) for k in range(most + 1))}.",
+        fix=f"Remove minItems (or set it to {most}), and say how many items are needed in the description.",
+        pointer=pointer,
+        targets=names,
+        evidence={"keyword": "minItems", "value": value},
+    )
+
+
+# Formats in the order the providers list them, for messages.
+_FORMAT_ORDER = {f: i for i, f in enumerate(
+    ("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"))}
