@@ -642,3 +642,32 @@ def test_anthropic_strict_takes_at_most_twenty_strict_tools_in_a_request() -> No
     [p] = list(too_many_tools.check(toolset(21), ctx))
     assert p.targets == ("anthropic-strict",) and "21 for anthropic-strict (max 20)" in p.message
     assert list(too_many_tools.check(toolset(20), ctx)) == []
+
+
+def test_gemini_parameters_take_only_the_fields_of_google_s_schema_object() -> None:
+    """`parameters` is Google's OpenAPI subset: the API answers 400 `Unknown name "additionalProperties"` to
+    a key it does not define, and "Proto field is not repeating" to a list of types. `parametersJsonSchema`
+    takes JSON Schema, so the same schema is fine there."""
+    from tooldiff.parsers import parse_bytes
+
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+              "additionalProperties": False, "required": ["mode"],
+              "properties": {"mode": {"type": "string", "const": "fast"},
+                             "note": {"type": ["string", "null"], "description": "A note."},
+                             "tags": {"type": "array", "items": {"type": "string"}, "allOf": [{}]},
+                             "size": {"type": "integer", "minimum": 1, "format": "int32"}}}
+    for key, expected in (("parameters", [("$schema", ()), ("additionalProperties", ()),
+                                          ("properties/mode/const", ()), ("properties/note/type", ()),
+                                          ("properties/tags/allOf", ())]),
+                          ("parametersJsonSchema", [("properties/tags/allOf", ("google",))])):
+        decl = {"functionDeclarations": [{"name": "set_mode", "description": "Set the mode.", key: schema}]}
+        [parsed] = parse_bytes("g.json", json.dumps(decl).encode()).tools
+        found = check("unsupported_keyword", parsed, ("google",))
+        assert [(p.pointer.removeprefix("/input_schema/"), p.targets) for p in found] == expected, key
+    decl = {"functionDeclarations": [
+        {"name": "set_mode", "description": "Set the mode.", "parameters": schema}]}
+    [parsed] = parse_bytes("g.json", json.dumps(decl).encode()).tools
+    by_pointer = {p.pointer: p for p in check("unsupported_keyword", parsed, ("openai",))}
+    extra = by_pointer["/input_schema/additionalProperties"]
+    assert "Gemini" in extra.message and "parametersJsonSchema" in extra.fix  # whatever the targets
+    assert "nullable" in by_pointer["/input_schema/properties/note/type"].fix

@@ -11,6 +11,11 @@ target does not list: OpenAI strict takes `date-time`, `time`, `date`, `duration
 also takes `uri`. Anthropic and non-strict OpenAI accept the schema as written. The lists live in
 `data/targets/*.json`.
 
+Whatever the targets, a Gemini function declaration's `parameters` is Google's OpenAPI subset, not JSON
+Schema: a key it does not define (`additionalProperties`, `$schema`, `$ref`, `const`, `oneOf`, ...) or a
+list of types fails the request. `parametersJsonSchema` takes JSON Schema and is not limited this way.
+The fields live in `data/formats.json`.
+
 ## Why it matters
 A rejected keyword fails the request; an ignored one silently stops constraining the model, so the
 arguments your code receives no longer match the schema you reviewed.
@@ -30,6 +35,7 @@ arguments your code receives no longer match the schema you reviewed.
 - https://developers.openai.com/api/docs/guides/structured-outputs#supported-properties
 - https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations
 - https://ai.google.dev/api/caching#Schema
+- https://ai.google.dev/api/caching#FunctionDeclaration
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from tooldiff import schemawalk
+from tooldiff import formats, schemawalk
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context
 
@@ -107,21 +113,26 @@ def _memo(ctx: Context) -> _Setup:
 
 
 def applies(ctx: Context) -> bool:
-    return bool(_memo(ctx).watched)
+    return bool(_memo(ctx).watched) or formats.limits_fields()
 
 
 def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     setup = _memo(ctx)
     watched = setup.watched
-    if not watched or not schemawalk.has_schema(tool):
+    fields = formats.schema_fields(tool.format, tool.schema_key)
+    if (not watched and fields is None) or not schemawalk.has_schema(tool):
         return
     for node in schemawalk.nodes(tool):
         s = node.schema
-        if not isinstance(s, dict) or watched.isdisjoint(s):
+        if not isinstance(s, dict):
+            continue
+        if fields is not None:
+            yield from _fields(tool, s, node.pointer, fields)
+        if watched.isdisjoint(s):
             continue
         for keyword in s:
-            if keyword not in watched:
-                continue
+            if keyword not in watched or (fields is not None and keyword not in fields):
+                continue  # not a field of the format's schema at all: told above, whatever the targets
             pointer = f"{node.pointer}/{schemawalk.escape(keyword)}"
             targets = tuple(n for n, kws in setup.rejecting if keyword in kws)
             if targets:
@@ -137,6 +148,33 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
                 yield from _format(s[keyword], pointer, setup.formats)
             elif keyword == "minItems":
                 yield from _min_items(s[keyword], pointer, setup.min_items)
+
+
+def _fields(tool: Tool, schema: dict[str, object], at: str, fields: frozenset[str]) -> Iterator[Problem]:
+    """Keys the format's schema object does not define (Gemini's `parameters`), and lists of types. They
+    fail the request before any target's rules apply, so the finding names no target."""
+    own = formats.facts(tool.format)
+    label, refused = (own.label, own.refused_by) if own is not None else (tool.format, "")
+    where = f"{label}'s `{tool.schema_key}`"
+    for key, value in schema.items():
+        pointer = f"{at}/{schemawalk.escape(key)}"
+        if key not in fields:
+            yield Problem(
+                message=f"`{key}` is not a field of {where} schema (an OpenAPI subset): {refused}.",
+                fix=f"Remove {key}, or send the schema as parametersJsonSchema, which takes JSON Schema.",
+                pointer=pointer,
+                evidence={"keyword": key},
+            )
+        elif key == "type" and isinstance(value, list):
+            yield Problem(
+                message=f"`type` lists several types, which {where} schema does not take (one type per "
+                        'schema): the API refuses the whole request (400 "Proto field is not repeating, '
+                        'cannot start list").',
+                fix='Give one type: "nullable": true for null (["string", "null"] is "type": "string", '
+                    '"nullable": true), anyOf for several; or send the schema as parametersJsonSchema.',
+                pointer=pointer,
+                evidence={"keyword": "type", "value": value},
+            )
 
 
 def _format(value: object, pointer: str, formats: list[tuple[str, frozenset[str]]]) -> Iterator[Problem]:
