@@ -107,9 +107,9 @@ def _all_there(source: FileSource, paths: Sequence[str]) -> None:
 
 
 def _audit(settings: Settings, plan: Plan) -> Report:
-    from tooldiff.check import find_config, run_check
+    from tooldiff.check import find_config, run_check, unmatched_paths, unmatched_settings
     from tooldiff.gitread import GitError, GitRepo, GitSource
-    from tooldiff.sources import OneFile, WorktreeSource
+    from tooldiff.sources import OneFile, PathsError, WorktreeSource
 
     source: FileSource = WorktreeSource(settings.workspace)
     trusted: FileSource | None = None  # where the config and baseline come from, if not `source`
@@ -130,6 +130,11 @@ def _audit(settings: Settings, plan: Plan) -> Report:
     if settings.targets and hasattr(config, "targets"):
         config = dataclasses.replace(config, targets=tuple(settings.targets))
     report = run_check(source, config, settings.paths, mode="audit", head_ref=head, baseline_source=trusted)
+    if not settings.paths:  # the whole tree: what the config names and the tree lacks is known, and said
+        if config.paths and not report.tools and not report.findings:  # as `check`: not a pass on nothing
+            globs = ", ".join(repr(g) for g in unmatched_paths(config, report))
+            raise PathsError(f"paths: {globs} matches no tool file committed at {head}: nothing was checked.")
+        report = report.noted(*unmatched_settings(config, report))
     head_dump = _dump(settings, settings.head_tools)
     if head_dump:
         # The dump stands alone: its tools are not the repository's files beside it.

@@ -23,7 +23,7 @@ from tooldiff.check import config_names, find_config
 from tooldiff.config import Config, ConfigError, config_hash
 from tooldiff.diff import TreeDiff, diff_toolsets
 from tooldiff.diffreport import compare, moved_rows, tool_report, toolset_report, translate
-from tooldiff.discover import discover
+from tooldiff.discover import discover, glob_match
 from tooldiff.engine import Analysis, analyse
 from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
 from tooldiff.model import Finding, ParsedFile, ParseError, Report, Tool, Toolset
@@ -363,6 +363,18 @@ def _all_there(paths: Sequence[str], rel: Sequence[str], refs: _Refs, base: str,
         raise PathsError(f"{missing}: no such file or folder at {base} or {head}")
 
 
+def _globs_match(config: Config, refs: _Refs, base: str, head: str) -> None:
+    """The config's `paths` matching no file at either ref is a typo (or a folder renamed): the diff would
+    find no tool changed on every PR and pass, where `check` exits 2 on the same config."""
+    if not config.paths:
+        return
+    listed = {*refs.base_src.list_files(), *refs.head_src.list_files()}
+    if not any(glob_match(f, g) for g in config.paths for f in listed):
+        globs = ", ".join(repr(g) for g in config.paths)
+        raise PathsError(f"paths: {globs} matches no file at {base} or {head} (the config's `paths`): "
+                         "nothing would be compared. Fix the glob, or name the folder the tools are in now.")
+
+
 def used_config(repo: str | Path, base: str, head: str, *, config_from: Literal["head", "base"] = "head",
                 config_path: str | None = None, targets: Sequence[str] = (),
                 adjust: Adjust | None = None) -> Config:
@@ -401,6 +413,8 @@ def run_diff(
     config_path = refs.in_tree(config_path) if config_path else None
     cfg = load_configs(base_src, head_src, config_from, config_path, targets, adjust)
     config = cfg.used
+    if not paths:
+        _globs_match(config, refs, base, "the work tree" if worktree else head)
     run = (config_from == "head") if run_commands is None else run_commands
     notes: list[str] = []
     target = None if worktree else head_sha

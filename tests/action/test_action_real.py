@@ -564,3 +564,24 @@ def test_an_output_path_that_is_no_regular_file_is_refused(
     monkeypatch.setattr(Path, "read_bytes", denied)
     with pytest.raises(SettingsError, match="cannot be read"):
         action._writable("report.json", "json", locked)
+
+
+def test_a_config_paths_typo_fails_the_run_instead_of_passing_on_nothing(
+        fake: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`paths: [agnet/*.json]` matched no file: the PR run said "touches no tool definitions" and the audit
+    "no findings in 0 tools", both green, where `tooldiff check` exits 2. A required check must not pass
+    on nothing. The audit also says the config entries that name nothing, as `check` does."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({".tooldiff.yml": "paths: ['agnet/*.json']\n", "tools.json": helpdesk("head")})
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head)
+    assert code == 2 and "paths: 'agnet/*.json' matches no file" in capsys.readouterr().out
+    code = run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head)
+    assert code == 2 and "paths: 'agnet/*.json' matches no" in capsys.readouterr().out
+    config = ("paths: ['*.json', 'agnet/*.json']\nignores:\n  - {code: intent-overlap, tool: nope, "
+              "reason: typo}\n")
+    pr.push({".tooldiff.yml": config})
+    assert run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head,
+               fail_on="never") == 0
+    notes = json.loads((pr.repo / "tooldiff-report.json").read_text())["notes"]
+    assert "paths: 'agnet/*.json' matches no tool file." in notes
+    assert "ignores: intent-overlap on 'nope' matches no finding." in notes
