@@ -56,7 +56,7 @@ _DESTRUCTIVE = re.compile(
 _WRITE = re.compile(
     r"(?=[a-z])\b(creat|add|insert|updat|edit|modif|writ|sav|stor|set|link|open|record|upload|move|renam"
     r"|cop(?:y|ies)"
-    r"|schedul|draft|archiv|unarchiv|remov|assign|cancel|drop"
+    r"|schedul|draft|archiv|unarchiv|remov|assign|cancel|drop|deactivat|activat|disabl|enabl|paus|suspend"
     # Interactions that change a page (a browser tool): `select` and `type` are left out, SQL and prose
     # use them for reading.
     r"|click|fill|press|submit|drag)",

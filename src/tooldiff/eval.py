@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tooldiff.model import Tool
-from tooldiff.pairs import analyse, candidates, check_pair
+from tooldiff.pairs import analyse_toolset, candidates, check_pair
 from tooldiff.rules import PAIR_PRECEDENCE, get
 from tooldiff.rules.base import Context
 
@@ -48,7 +48,7 @@ def make_tool(record: Mapping[str, Any], index: int = 0) -> Tool:
 def run_toolset(tools: Sequence[Tool], settings: Mapping[str, Mapping[str, Any]] | None = None) -> Verdicts:
     """Pair headlines (by sorted name pair) and single-tool codes of one toolset, as the engine gets them."""
     ctx = Context(tool_settings=settings or {})
-    views = [analyse(t, ctx) for t in tools]
+    views = analyse_toolset(tools, ctx)
     contexts = {code: ctx for code in PAIR_PRECEDENCE}
     out = Verdicts()
     for i, j in candidates(views):

@@ -11,19 +11,26 @@ Two signals are judged together:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from tooldiff.args import Arg, arg_terms, named_thing, unmatched_required
 from tooldiff.lexicon import lexicon
 from tooldiff.pairs import ToolView
-from tooldiff.terms import bounds, names_alias, reversed_direction, text_terms, words
+from tooldiff.terms import (
+    bounds,
+    names_alias,
+    normalise_name_word,
+    reversed_direction,
+    split_identifier,
+    text_terms,
+    words,
+)
 
 COVER_MIN = 0.5  # share of a summary's terms the other tool's text must hold, both ways
 COVER_FULL, COVER_LOW = 0.99, 0.3  # or: one summary wholly inside the other's text, and a little back
 COVER_SAME_NAME = 0.1  # two tools with the same name but for a vendor prefix need only a little agreement
-LONG_TEXT = 1024  # characters: oversized-description's default limit, past which a text dilutes its purpose
-OPENING_CHARS = 500  # characters of a long text that say what the tool does (about three sentences)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,24 +106,15 @@ def _action_has(x: ToolView, y: ToolView, term: str) -> bool:
 
 
 def missing_name_terms(x: ToolView, y: ToolView) -> frozenset[str]:
-    """Terms of x's name (vendor prefix aside) that y's text lacks: a request could be tested against them.
-
-    An oversized description (over `LONG_TEXT` characters) holds a term only in its name and its opening
-    `OPENING_CHARS`: further down it names its neighbours' objects in passing (gitlab_user's list of actions
-    mentions runners, issues and projects), which does not make it a tool for them."""
+    """Terms of x's name (vendor prefix aside) that y's name and summary lack: a request could be tested
+    against them. Further down, a description names its neighbours' objects in passing ("Clients are used
+    when creating invoices"; gitlab_user's list of actions mentions runners, issues and projects), which
+    does not make it a tool for them."""
     core = x.name_seq if _suffix_is_ours(x, y) else x.core
-    long = len(y.terms.text) > LONG_TEXT
-    held = _opening(y) if long else y.terms.all
+    held = y.terms.summary
     if core is x.core and x.core_set <= held:  # the usual answer for a candidate pair, found in C
         return frozenset()
-    if long:
-        return frozenset(t for t in core if t not in held and not _action_has(x, y, t))
-    return frozenset(t for t in core if not _has(x, y, t))
-
-
-def _opening(y: ToolView) -> frozenset[str]:
-    """Terms of y's name and the opening of its description, where a long text says what the tool does."""
-    return y.terms.name.union(text_terms(y.terms.stripped[:OPENING_CHARS]))
+    return frozenset(t for t in core if t not in held and not _action_has(x, y, t))
 
 
 def _suffix_is_ours(x: ToolView, y: ToolView) -> bool:
@@ -181,7 +179,7 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
             return None
         if different_systems(a, b):
             return None
-        if reversed_direction(a.name, b.name):
+        if reversed_direction(a.name, b.name) or _swapped_objects(a, b):
             return None
         if _one_or_all(a, b):
             return None
@@ -194,6 +192,7 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
         return Overlap(1.0, _shared_terms(a, b), same_shape, True)
     if a.name != b.name and (
         bounds(a.terms.contrast_sentences, b.name) or bounds(b.terms.contrast_sentences, a.name)
+        or _bounds_short(a, b) or _bounds_short(b, a)
     ):
         return None  # a stated boundary
     low, high = sorted((_cover(a, b), _cover(b, a)))
@@ -205,6 +204,29 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
         if not ((same_name or inside) and (_shared_object(a, b) or low >= COVER_LOW)):
             return None
     return Overlap(low, _shared_terms(a, b), same_shape, False)
+
+
+def _bounds_short(x: ToolView, y: ToolView) -> bool:
+    """x's boundary names y without its vendor prefix ("use scrape" for firecrawl_scrape), when that short
+    name is a word of y's name that x's own name lacks."""
+    vendors = frozenset(y.name_seq) - frozenset(y.core)
+    if not vendors or not x.terms.contrast_sentences:
+        return False
+    parts = [p for p in split_identifier(y.name) if normalise_name_word(p) not in vendors]
+    short = "_".join(parts)
+    if len(short) < 4 or short in split_identifier(x.name):
+        return False
+    pointer = re.compile(rf"\b(?:use|see|call|prefer|try)\s+(?:the\s+)?[`'\"]?{re.escape(short)}\b")
+    return any(pointer.search(sentence) for sentence in x.terms.contrast_sentences)
+
+
+def _swapped_objects(a: ToolView, b: ToolView) -> bool:
+    """`get_group_users` / `get_user_groups`, `getDocsForSymbol` / `getSymbolsInDoc`: the same objects named
+    in the opposite order are an inverse relation (the users of a group, the groups of a user)."""
+    verbs = lexicon().action_classes
+    oa = list(dict.fromkeys(t for t in a.core if t not in verbs))
+    ob = list(dict.fromkeys(t for t in b.core if t not in verbs))
+    return len(oa) >= 2 and set(oa) == set(ob) and oa != ob
 
 
 def _same_text(a: ToolView, b: ToolView) -> bool:

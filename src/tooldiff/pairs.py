@@ -236,7 +236,26 @@ def _name_word_terms() -> frozenset[str]:
     return frozenset(t for w in lex.name_words if (t := normalise_name_word(w))) | lex.name_particles
 
 
-def analyse(tool: Tool, ctx: Context) -> ToolView:
+SHARED_EDGE_MIN_TOOLS = 3  # below this a toolset says nothing about which edges are a namespace
+
+
+def analyse_toolset(tools: Sequence[Tool], ctx: Context) -> list[ToolView]:
+    """`analyse` for each tool of one toolset: a vendor edge must be one that a sibling's name shares at the
+    same end (`databricks_`, `zid_`), unless the toolset is too small to tell. A word at the edge of one
+    tool alone (`prioritize_task`, `get_dex_quote_eth`, `grep_search`) is that tool's own word."""
+    seqs = [extract(t.name, t.description or "").name_seq for t in tools]
+    if len(tools) < SHARED_EDGE_MIN_TOOLS:
+        return [analyse(t, ctx) for t in tools]
+    firsts = Counter(s[0] for s in seqs if len(s) >= 2)
+    lasts = Counter(s[-1] for s in seqs if len(s) >= 2)
+    return [analyse(t, ctx, (firsts, lasts)) for t in tools]
+
+
+# How many names of a toolset start, and end, with each word (`analyse_toolset`).
+Edges = tuple[Counter[str], Counter[str]]
+
+
+def analyse(tool: Tool, ctx: Context, edges: Edges | None = None) -> ToolView:
     terms = extract(tool.name, tool.description or "")
     classes = lexicon().action_classes
     name_seq = terms.name_seq
@@ -245,6 +264,10 @@ def analyse(tool: Tool, ctx: Context) -> ToolView:
     compatible = lexicon().compatible_actions
     extra = [c for a in actions for c in compatible.get(a, ())]
     vendors = vendor_terms(tool.name, name_seq, terms)
+    if vendors and edges is not None:
+        firsts, lasts = edges
+        vendors = frozenset(v for v in vendors
+                            if (v == name_seq[0] and firsts[v] >= 2) or (v == name_seq[-1] and lasts[v] >= 2))
     core = tuple(t for t in name_seq if t not in vendors) if vendors else name_seq
     core_set = terms.name - vendors if vendors else terms.name
     if len(vendors) == 1 and (apart := spelled_apart(edge := next(iter(vendors)), terms)):

@@ -78,7 +78,7 @@ def candidate_pairs(toolsets: Sequence[Toolset], config: Config) -> dict[str, se
             out[ts.id] = set()
             continue
         ctx = eng.context(codes[0], (), ts.id)
-        views = [pairs.analyse(t, ctx) for t in ts.tools]
+        views = pairs.analyse_toolset(ts.tools, ctx)
         found = pairs.candidates(views, intent=pairs.needs_intent(codes))
         out[ts.id] = {_pair(ts.tools[i].name, ts.tools[j].name) for i, j in found}
     return out

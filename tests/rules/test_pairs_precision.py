@@ -960,3 +960,56 @@ def test_a_retrieval_of_one_is_not_one_of_all(one: dict[str, Any], every: dict[s
 ])
 def test_all_of_them_is_a_listing_of_them(a: dict[str, Any], b: dict[str, Any]) -> None:
     assert _headline(a, b) == "intent-overlap"
+
+
+# Found on ../shared/corpora/mcp (one toolset per server), each a pair a maintainer would reject outright.
+def _toolset_headline(tools: list[dict[str, Any]], a: str, b: str) -> str | None:
+    got = run_toolset([make_tool(t, k) for k, t in enumerate(tools)])
+    found = got.pairs.get(tuple(sorted((a, b))))  # type: ignore[call-overload]
+    return found[0] if found else None
+
+
+def test_an_edge_word_no_sibling_shares_is_the_tool_s_own_word_not_a_vendor() -> None:
+    # reclaim-mcp-server, DOCKER: intent-overlap "they share task": `prioritize` was stripped as a vendor
+    # prefix because the description never repeats it. No other tool of the server starts with it.
+    tools = [_t("get_task", "Get task details by ID"), _t("prioritize_task", "Set task priority"),
+             _t("create_task", "Create a new task"), _t("list_tasks", "List tasks")]
+    assert _toolset_headline(tools, "get_task", "prioritize_task") is None
+
+
+def test_an_object_named_in_passing_further_down_is_not_shared() -> None:
+    # frihet, DOCKER: intent-overlap "they share creation": "Clients are used when creating invoices".
+    client = _t("create_client", "Create a new client/customer. Requires at minimum a name. Clients are used "
+                "when creating invoices and quotes. Example: name='Acme Corp', email='billing@acme.com'")
+    invoice = _t("create_invoice", "Create a new invoice. Requires client name and at least one line item. "
+                 "The invoice number is auto-generated. Defaults to draft status and today's date.")
+    assert _headline(client, invoice) is None
+
+
+def test_the_same_objects_in_the_opposite_order_are_an_inverse_relation() -> None:
+    # zscaler, DOCKER: intent-overlap "they share group, identity, read, retrieval, user".
+    assert _headline(_t("zid_get_group_users", "Get users in a ZIdentity group (read-only)"),
+                     _t("zid_get_user_groups", "Get groups for a ZIdentity user (read-only)")) is None
+
+
+def test_deactivate_beside_delete_is_a_blast_radius_twin() -> None:
+    # okta, DOCKER: no finding, where archive_X / delete_X pairs are twins.
+    schema = {"type": "object", "properties": {"policy_id": {"type": "string", "description": "The policy."}},
+              "required": ["policy_id"]}
+    got = _headline(_t("deactivate_policy", "Deactivate a policy. The user will be asked for confirmation "
+                       "before the deactivation proceeds.", schema),
+                    _t("delete_policy", "Delete a policy. The user will be asked for confirmation before the "
+                       "deletion proceeds.", schema))
+    assert got == "blast-radius-twin"
+
+
+def test_an_action_enum_of_a_record_s_own_field_is_not_a_mode_argument() -> None:
+    # consul, DOCKER: mode-argument "selects between behaviours (allow, deny)" on create_intention.
+    schema = {"type": "object", "required": ["source", "destination"], "properties": {
+        "source": {"type": "string", "description": "Source service name"},
+        "destination": {"type": "string", "description": "Destination service name"},
+        "action": {"type": "string", "description": "Action to perform (allow or deny)", "default": "allow",
+                   "enum": ["allow", "deny"]}}}
+    tool = _t("create_intention", "Create a Connect intention in Consul to control service-to-service "
+              "communication", schema)
+    assert "create_intention" not in run_toolset([make_tool(tool, 0)]).tools["mode-argument"]

@@ -53,13 +53,13 @@ _SAYS_BEHAVIOURS = re.compile(r"\b(?:behaviou?rs?|tools?|operations?|actions?)\b
 
 def _selects_behaviours(name: str, prop: dict[str, Any], values: list[Any]) -> bool:
     """`action` and `operation` always; a `mode` when its values or its description show behaviours."""
-    if name != "mode":
-        return True
     actions = lexicon().action_classes
     terms = (normalise_name_word(v.lower()) for v in values if isinstance(v, str))
     operations = {t for t in terms if t in actions}
     if len(operations) >= 2:
         return True
+    if name != "mode":
+        return False  # `action: allow | deny` on create_intention: a field of the one thing the tool does
     description = prop.get("description")
     return isinstance(description, str) and bool(_SAYS_BEHAVIOURS.search(description))
 
