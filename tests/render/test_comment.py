@@ -305,3 +305,20 @@ def test_the_token_headline_percent_is_of_the_toolset_that_changed() -> None:
                       change="modified"),
     ))
     assert markdown.render(two, CTX).splitlines()[1].endswith("· tokens +43 (+307.1%, estimate)")
+
+
+def test_resolved_and_existing_findings_say_where_they_were() -> None:
+    """Two folders that each fix a broken file showed two identical resolved lines, with no file: a
+    file's or a toolset's finding is told apart only by where it is. Resolved ones link to the base."""
+    base = "b" * 40
+    broken = [reports.finding("parse-error", "error", (), "invalid JSON: Expecting value",
+                              file=f"{d}/tools.json", toolset=f"{d}/tools.json", line=3)
+              for d in ("agent", "ops")]
+    report = replace(reports.overlap_pr(), resolved=tuple(broken))
+    out = markdown.render(report, replace(CTX, base_sha=base))
+    resolved = out[out.index("### Resolved findings"):].split("\n\n")[0].splitlines()[1:]
+    assert resolved[0].endswith(f" · [agent/tools.json:3](https://github.com/octo/helpdesk/blob/{base}/"
+                                "agent/tools.json#L3)"), resolved
+    assert resolved[1].endswith("/ops/tools.json#L3)")
+    existing = out[out.index("<details>"):].splitlines()
+    assert any(line.endswith(f"/blob/{reports.SHA}/{reports.HELPDESK}#L26)") for line in existing), existing

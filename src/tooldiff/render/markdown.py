@@ -146,7 +146,7 @@ def _context(report: Report, ctx: RenderContext, level: Detail, once: _Once) -> 
         "findings_more": ", ".join(dropped_findings(new, shown)),
         "findings_more_count": len(new) - len(shown),
         "rules_doc": view.RULES_DOC,
-        "location": lambda f: view.location_md(f, ctx),
+        "location": lambda f, at_base=False: view.location_md(f, ctx, at_base),
         "tools_md": view.tools_md,
         "what_changed": what_changed,
         "graph": pictured,

@@ -116,7 +116,7 @@ def _context(
         "tools_title": "Changed tools" if report.mode == "diff" else "Tools",
         "tools": shown_tools,
         "tools_more": len(tools) - len(shown_tools),
-        "location": lambda x: view.location_md(x, ctx),
+        "location": lambda x, at_base=False: view.location_md(x, ctx, at_base),
         "findings": findings,
         "rules_doc": view.RULES_DOC,
         "resolved": resolved,

@@ -43,12 +43,13 @@ def ordered(findings: Iterable[Finding]) -> list[Finding]:
     return sorted(findings, key=finding_key)
 
 
-def location_md(f: Finding | ToolReport, ctx: RenderContext) -> str:
-    """`file:line`, linked at head; a removed tool's line is the base file's, linked there."""
+def location_md(f: Finding | ToolReport, ctx: RenderContext, at_base: bool = False) -> str:
+    """`file:line`, linked at head; a removed tool's line (or, with `at_base`, a resolved finding's) is the
+    base file's, linked there."""
     if not f.file:
         return ""
     text = md(f"{f.file}:{f.line}" if f.line > 0 else f.file, 120)
-    url = ctx.blob_url(f.file, f.line, at_base=getattr(f, "change", None) == "removed")
+    url = ctx.blob_url(f.file, f.line, at_base=at_base or getattr(f, "change", None) == "removed")
     return f"[{text}]({url})" if url else text
 
 
