@@ -94,16 +94,23 @@ def _diff(settings: Settings, plan: Plan) -> Report:
     return report
 
 
-def _all_there(source: FileSource, paths: Sequence[str]) -> None:
+def _all_there(source: FileSource, paths: Sequence[str], workspace: Path | None = None) -> None:
     """A `paths` entry that names nothing is a typo, said as one (exit 2), as a diff says it: as a finding
-    it would put a code-scanning alert on a file that does not exist."""
+    it would put a code-scanning alert on a file that does not exist. One that an earlier step wrote and
+    did not commit is said as that: the audit reads the commit."""
     from tooldiff.sources import PathsError, first_missing
 
     if not paths:
         return
     rel = [posixpath.normpath(p.replace("\\", "/")).strip("/") for p in paths]
-    if (missing := first_missing(paths, rel, source.list_files())) is not None:
-        raise PathsError(f"{missing}: no such file or folder in the checkout")
+    if (missing := first_missing(paths, rel, source.list_files())) is None:
+        return
+    label = getattr(source, "label", "")
+    if workspace is not None and label and (workspace / missing).exists():
+        raise PathsError(f"{missing}: in the workspace but not committed at {label}: the audit reads the "
+                         "commit, as a diff does, so a file an earlier step wrote is not seen. Commit it, or "
+                         "give generated tools as the `head-tools` input.")
+    raise PathsError(f"{missing}: no such file or folder in the checkout")
 
 
 def _audit(settings: Settings, plan: Plan) -> Report:
@@ -125,7 +132,7 @@ def _audit(settings: Settings, plan: Plan) -> Report:
         if not plan.trusted_head:
             raise SettingsError("the base commit of this pull_request_target run cannot be read, so an "
                                 "audit would have to use the PR's own config") from None
-    _all_there(source, settings.paths)
+    _all_there(source, settings.paths, Path(settings.workspace))
     config = _selection(settings).apply(find_config(trusted or source, settings.config))
     if settings.targets and hasattr(config, "targets"):
         config = dataclasses.replace(config, targets=tuple(settings.targets))

@@ -585,3 +585,17 @@ def test_a_config_paths_typo_fails_the_run_instead_of_passing_on_nothing(
     notes = json.loads((pr.repo / "tooldiff-report.json").read_text())["notes"]
     assert "paths: 'agnet/*.json' matches no tool file." in notes
     assert "ignores: intent-overlap on 'nope' matches no finding." in notes
+
+
+def test_an_audit_of_a_generated_file_that_is_not_committed_says_so(
+        fake: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An earlier step wrote dist/tools.json: "no such file or folder in the checkout" while `ls` shows it."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    (pr.repo / "dist").mkdir()
+    (pr.repo / "dist" / "tools.json").write_text(json.dumps(helpdesk("head")), encoding="utf-8")
+    code = run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head,
+               paths="dist/tools.json")
+    out = capsys.readouterr().out
+    assert code == 2 and "dist/tools.json: in the workspace but not committed at " in out
+    assert "head-tools" in out
