@@ -823,3 +823,88 @@ def test_a_tool_moved_and_renamed_keeps_its_findings(tmp_path: Path) -> None:
 
     schema = json.loads((Path(jsonout.__file__).parents[1] / "data" / "report.schema.json").read_text())
     jsonschema.validate(json.loads(jsonout.render(report, RenderContext())), schema)
+
+
+SEARCH = tool("search_docs", "Search the product documentation for pages matching a query.",
+              {"query": {"type": "string"}}, ["query"])
+TICKET = tool("create_ticket", "Create a support ticket with a title and a body.",
+              {"title": {"type": "string"}, "body": {"type": "string"}}, ["title"])
+OTHERS = [
+    tool("get_weather", "Get the current weather for a city.", {"city": {"type": "string"}}, ["city"]),
+    tool("send_email", "Send an email to one recipient.",
+         {"to": {"type": "string"}, "body": {"type": "string"}}, ["to", "body"]),
+]
+
+
+def _json_report(report: Report) -> dict[str, Any]:
+    """The JSON report, validated against its published schema."""
+    import jsonschema
+
+    from tooldiff.render import RenderContext, jsonout
+
+    data: dict[str, Any] = json.loads(jsonout.render(report, RenderContext()))
+    schema = json.loads((Path(jsonout.__file__).parents[1] / "data" / "report.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(data)
+    return data
+
+
+def _hash_row(comment: str, name: str, change: str) -> str:
+    """The row of `name`'s `change` in the comment's schemaHash table."""
+    return next(line for line in comment.splitlines()
+                if line.startswith(f"| {name.replace('_', chr(92) + '_')} |") and f"| {change} |" in line)
+
+
+@pytest.mark.parametrize("edit", [True, False], ids=["moved-and-changed", "moved-only"])
+def test_a_tool_moved_to_another_file_says_what_else_the_pr_changed(tmp_path: Path, edit: bool) -> None:
+    """search_docs moves from a.json to b/x.json and gains an optional `delete_all`: the comment said only
+    "moved from a.json" (its schema change hidden), where a change in place says what changed. A move and
+    nothing else still reads as a move."""
+    root = init(tmp_path / "repo")
+    commit(root, {"a.json": [SEARCH, TICKET], "b/x.json": OTHERS}, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    moved = SEARCH
+    if edit:
+        moved = tool("search_docs", SEARCH["description"], {"query": {"type": "string"},
+                                                          "delete_all": {"type": "boolean"}}, ["query"])
+    commit(root, {"a.json": [TICKET], "b/x.json": [*OTHERS, moved]}, "move search_docs")
+    report = run_diff(root, "main", "pr", token_methods=("estimate",))
+    data = _json_report(report)
+    rows = {(t["name"], t["change"]): t for t in data["tools"]}
+    assert set(rows) == {("search_docs", "removed"), ("search_docs", "added")}, rows
+    came, went = rows[("search_docs", "added")], rows[("search_docs", "removed")]
+    assert (came["moved"], went["moved"]) == ("a.json", "b/x.json")
+    assert came["previous_schema_hash"] == went["previous_schema_hash"]  # the base's hash of the tool
+    assert (went["changed_parts"], went["details"]) == ([], [])  # the row it left says where it went
+    from tooldiff.render import RenderContext, markdown
+
+    comment = markdown.render(report, RenderContext())
+    assert _hash_row(comment, "search_docs", "removed").endswith("| moved to b/x.json |")
+    cell = _hash_row(comment, "search_docs", "added")
+    if edit:
+        assert (came["changed_parts"], came["details"]) == (["schema"], ["delete_all: added, optional"])
+        assert came["schema_hash"] != came["previous_schema_hash"]
+        assert cell.endswith("| moved from a.json; schema: delete\\_all: added, optional |"), cell
+    else:
+        assert (came["changed_parts"], came["details"]) == ([], [])
+        assert came["schema_hash"] == came["previous_schema_hash"]
+        assert cell.endswith("| unchanged | moved from a.json |"), cell
+
+
+def test_a_changed_format_or_strict_is_named_once(tmp_path: Path) -> None:
+    """The "What changed" cell said "format: format: openai-chat → anthropic" and "strict: strict: unset →
+    true": the part's name, then the detail that names it again."""
+    root = init(tmp_path / "repo")
+    chat = {"type": "function", "function": {"name": "search_docs", "description": SEARCH["description"],
+                                             "parameters": SEARCH["input_schema"]}}
+    commit(root, {"a.json": [chat], "b.json": [TICKET]}, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    commit(root, {"a.json": [SEARCH], "b.json": [{**TICKET, "strict": True}]}, "anthropic, strict")
+    report = run_diff(root, "main", "pr", token_methods=("estimate",))
+    parts = {t.name: (t.change, t.changed_parts) for t in report.tools}
+    assert parts == {"search_docs": ("modified", ("format",)), "create_ticket": ("modified", ("strict",))}
+    from tooldiff.render import RenderContext, markdown
+
+    comment = markdown.render(report, RenderContext())
+    assert _hash_row(comment, "search_docs", "modified").endswith("| format: openai-chat → anthropic |")
+    assert _hash_row(comment, "create_ticket", "modified").endswith("| strict: unset → true |")
+    assert "format: format:" not in comment and "strict: strict:" not in comment

@@ -45,6 +45,16 @@ class ToolsetDiff:
         return tuple(t for t in self.tools if t.change != "unchanged")
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MovedIn:
+    """A tool that joined a toolset from another (`TreeDiff.moved_in`): that toolset's id, the tool as it was
+    there, and the parts of it the PR changed besides (`changed_parts` of a modification)."""
+
+    source: str
+    base: Tool
+    changed_parts: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True, kw_only=True)  # no slots: `_moves` is cached on the instance
 class TreeDiff:
     toolsets: tuple[ToolsetDiff, ...]
@@ -93,6 +103,19 @@ class TreeDiff:
         (`moved_renames`) are in it too, under their old name."""
         same, renamed = self._moves
         return {**same, **{key: ts for key, (ts, _) in renamed.items()}}
+
+    def moved_in(self) -> dict[tuple[str, str], MovedIn]:
+        """(head toolset id, head name) -> where the tool came from and what else changed, for every tool of
+        `move_map` (renamed or not): a move's added row says what the PR changed besides the move."""
+        left, joined, _ = self._leaving()
+        renamed = self._moves[1]
+        out = {}
+        for (src, was), dst in self.move_map().items():
+            now = renamed[(src, was)][1] if (src, was) in renamed else was
+            [old] = [t for ts, t in left[was] if ts == src]  # `_moves` takes a name that left src once
+            [new] = [t for ts, t in joined[now] if ts == dst]
+            out[(dst, now)] = MovedIn(source=src, base=old, changed_parts=_parts(old, new))
+        return out
 
     def moved_renames(self) -> dict[tuple[str, str], tuple[str, str]]:
         """(base toolset id, old name) -> (head toolset id, new name), for a tool that left one toolset and

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from tooldiff import schemadiff, tokens
-from tooldiff.diff import ToolChange, ToolsetDiff, TreeDiff
+from tooldiff.diff import MovedIn, ToolChange, ToolsetDiff, TreeDiff
 from tooldiff.engine import Analysis, tool_key
 from tooldiff.model import Finding, ToolReport, ToolsetReport, fingerprint
 
@@ -74,23 +74,28 @@ def token_row(base: Mapping[str, int] | None, head: Mapping[str, int] | None) ->
 
 def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis,
                 moves: Mapping[tuple[str, str], str] | None = None,
-                renamed_from: Mapping[tuple[str, str], str] | None = None) -> ToolReport:
+                moved_in: Mapping[tuple[str, str], MovedIn] | None = None) -> ToolReport:
     """`moves`: `moved_rows(TreeDiff.move_map())`, for the toolset a moved tool came from or went to;
-    `renamed_from`: (head toolset, name) -> its old name, for a tool moved there under a new name."""
+    `moved_in`: `TreeDiff.moved_in()`, for the tool a moved tool was in its old toolset (its old name, its
+    schemaHash there, and what the PR changed besides the move), on the row of the toolset it joined."""
     at = c.head or c.base
     assert at is not None
     bkey = tool_key(d.base_id or "", c.base) if c.base is not None else None
     hkey = tool_key(d.id, c.head) if c.head is not None else None
+    # A head toolset never both loses and gains one name, so only a tool that joined it matches here.
+    came = (moved_in or {}).get((d.id, c.name)) if c.change == "added" else None
+    was, parts = (c.base, c.changed_parts) if came is None else (came.base, came.changed_parts)
     return ToolReport(
         name=c.name, toolset=d.id, file=at.file, line=at.line, end_line=at.end_line, format=at.format,
         targets=(head.targets.get(hkey, ()) if hkey else base.targets.get(bkey, ()) if bkey else ()),
         schema_hash=head.hashes.get(hkey, "") if hkey else "",
-        previous_schema_hash=base.hashes.get(bkey) if bkey else None,
+        previous_schema_hash=(base.hashes.get(bkey) if bkey else
+                              base.hashes.get(tool_key(came.source, came.base)) if came else None),
+        # A moved tool's tokens stay per toolset: its old toolset's row has the base count.
         tokens=token_row(base.tokens.get(bkey) if bkey else None, head.tokens.get(hkey) if hkey else None),
-        # A head toolset never both loses and gains one name, so only a tool that joined it matches here.
-        change=c.change, changed_parts=c.changed_parts,
-        previous_name=c.previous_name or (renamed_from or {}).get((d.id, c.name)),
-        details=schemadiff.details(c.base, c.head) if c.base is not None and c.head is not None else (),
+        change=c.change, changed_parts=parts,
+        previous_name=c.previous_name or (came.base.name if came and came.base.name != c.name else None),
+        details=schemadiff.details(was, c.head) if was is not None and c.head is not None else (),
         description_chars=tokens.utf16_units(at.description),
         moved=_moved(d, c, moves or {}),
     )

@@ -203,13 +203,12 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
         notes = (*notes, f"{stale} finding{'s' * (stale != 1)} accepted in {config.baseline} moved with a "
                  f"renamed or moved toolset or tool, so the baseline no longer names {them}: run "
                  f"`tooldiff baseline` in this PR to carry {them} over.")
-    renamed = tree.moved_renames()
-    rows = moved_rows(moves, renamed)
-    renamed_from = {(dst, new): old for (_, old), (dst, new) in renamed.items()}
+    rows = moved_rows(moves, tree.moved_renames())
+    moved_in = tree.moved_in()
     return Report(
         mode="diff",
         toolsets=tuple(toolset_report(d, a_base, a_head, config.toolset_budget(d.id)) for d in tree.changed),
-        tools=tuple(tool_report(d, c, a_base, a_head, rows, renamed_from) for d in tree.changed
+        tools=tuple(tool_report(d, c, a_base, a_head, rows, moved_in) for d in tree.changed
                     for c in d.changes),
         findings=tuple(findings),
         resolved=tuple(resolved),

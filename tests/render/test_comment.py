@@ -322,3 +322,26 @@ def test_resolved_and_existing_findings_say_where_they_were() -> None:
     assert resolved[1].endswith("/ops/tools.json#L3)")
     existing = out[out.index("<details>"):].splitlines()
     assert any(line.endswith(f"/blob/{reports.SHA}/{reports.HELPDESK}#L26)") for line in existing), existing
+
+
+@pytest.mark.parametrize(("parts", "details", "cell"), [
+    (("schema",), ("max_count: added, optional",), "schema: max\\_count: added, optional"),
+    (("format",), ("format: openai-chat → anthropic",), "format: openai-chat → anthropic"),
+    (("strict",), ("strict: unset → true",), "strict: unset → true"),
+    # A part the details name themselves goes after the others, not under their name.
+    (("schema", "strict"), ("strict: unset → true", "max_count: added, optional"),
+     "schema: max\\_count: added, optional; strict: unset → true"),
+    (("description", "format"), ("format: openai-chat → anthropic",),
+     "description; format: openai-chat → anthropic"),
+    (("description",), (), "description"),
+    ((), (), "definition"),
+])
+def test_what_changed_names_each_part_once(
+    parts: tuple[str, ...], details: tuple[str, ...], cell: str
+) -> None:
+    changed = replace(reports.tool("search_docs", 3, change="modified", parts=parts), details=details)
+    assert markdown.what_changed(changed) == cell
+    renamed = replace(changed, change="renamed", previous_name="find_docs", changed_parts=("name", *parts))
+    assert markdown.what_changed(renamed) == "renamed from find\\_docs" + (f"; {cell}" if parts else "")
+    moved = replace(changed, change="added", moved="tools/old.json")
+    assert markdown.what_changed(moved) == "moved from tools/old.json" + (f"; {cell}" if parts else "")

@@ -45,24 +45,37 @@ LEVELS: tuple[Detail, ...] = (
 
 def what_changed(t: ToolReport) -> str:
     if t.change == "renamed":  # a rename may change more: say what, as a modification does
-        more = ", ".join(md(p) for p in t.changed_parts if p != "name")
-        return f"renamed from {md(t.previous_name or '?', 80)}" + (f"; {more}" if more else "") + _details(t)
+        more = _changes(t, tuple(p for p in t.changed_parts if p != "name"))
+        return f"renamed from {md(t.previous_name or '?', 80)}" + (f"; {more}" if more else "")
     if t.change == "modified":
-        return (", ".join(md(p) for p in t.changed_parts) or "definition") + _details(t)
-    if t.moved is not None:  # "new tool" would not be true, nor "tool removed"
+        return _changes(t, t.changed_parts) or "definition"
+    if t.moved is not None:  # "new tool" would not be true, nor "tool removed"; a move may change more too
         renamed = f", renamed from {md(t.previous_name, 80)}" if t.previous_name else ""
-        return f"moved {'from' if t.change == 'added' else 'to'} {md(t.moved, 80)}{renamed}"
+        more = _changes(t, t.changed_parts)
+        return f"moved {'from' if t.change == 'added' else 'to'} {md(t.moved, 80)}{renamed}" + (
+            f"; {more}" if more else "")
     return {"added": "new tool", "removed": "tool removed"}.get(t.change, "")
 
 
 DETAILS_SHOWN = 5  # in a table cell; the JSON report has up to `schemadiff.MAX_DETAILS`
+# Parts whose detail names them ("format: openai-chat → anthropic"), first in `schemadiff.details`, in order.
+_NAMED_PARTS = ("format", "strict")
 
 
-def _details(t: ToolReport) -> str:
-    """": max_count: added, optional; order: enum +"random"" (escaped), or "" without details."""
-    if not t.details:
-        return ""
-    return ": " + "; ".join(md(d, 100) for d in schemadiff.capped(t.details, DETAILS_SHOWN))
+def _changes(t: ToolReport, parts: tuple[str, ...]) -> str:
+    """"schema: max_count: added, optional; strict: unset → true" (escaped): the parts, what changed inside
+    them, then the changes that name their part themselves, not under the others' names; "" without either."""
+    named: list[str] = []
+    for part in _NAMED_PARTS:
+        if part in parts and len(t.details) > len(named) and t.details[len(named)].startswith(f"{part}: "):
+            named.append(part)
+    own = t.details[: len(named)]
+    rest = [md(p) for p in parts if p not in named]
+    inside = [md(d, 100) for d in schemadiff.capped(t.details[len(own):], DETAILS_SHOWN - len(own))]
+    cell = ", ".join(rest)
+    if inside:
+        cell = f"{cell}: {'; '.join(inside)}" if cell else "; ".join(inside)
+    return "; ".join(x for x in (cell, *(md(d, 100) for d in own)) if x)
 
 
 def verdict(report: Report) -> str:
