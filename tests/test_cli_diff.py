@@ -346,3 +346,21 @@ def test_diff_paths_with_both_folders_outside_the_repository_names_the_base_in_f
     assert {f["file"] for f in json.loads(out)["resolved"]} == {(tmp_path / "old" / "tools.json").as_posix()}
     _, out, _ = run(capsys, "diff", str(tmp_path / "old"), str(tmp_path / "new"))
     assert f"{(tmp_path / 'old' / 'tools.json').as_posix()}:" in out, out
+
+
+def test_a_broken_file_of_a_two_file_folder_is_no_rename_in_the_comment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The comment said `tools/b.json (renamed from tools)`, search_docs removed and its findings resolved."""
+    root = init(tmp_path / "repo")
+    search = {"name": "search_docs", "description": "Search the docs.",
+              "input_schema": {"type": "object", "properties": {"q": {"type": "string"}}}}
+    ticket = {"name": "create_ticket", "description": "Open a ticket.",
+              "input_schema": {"type": "object", "properties": {"title": {"type": "string"}}}}
+    commit(root, {"tools/s.json": json.dumps(search), "tools/b.json": json.dumps(ticket)})
+    git(root, "checkout", "-q", "-b", "pr")
+    commit(root, {"tools/s.json": json.dumps(search)[:30]})
+    monkeypatch.chdir(root)
+    code, out, _ = run(capsys, "diff", "--base", "main", "--head", "pr", "--format", "markdown")
+    assert code == 1 and "parse-error" in out and "Not read at head" in out, out
+    assert "renamed from" not in out and "Resolved" not in out and "tool removed" not in out, out

@@ -542,6 +542,64 @@ def test_a_one_tool_file_that_stops_parsing_stays_in_its_folder_toolset(tmp_path
     assert any("mcp/find.json (1 tool)" in n for n in report.notes), report.notes
 
 
+# One-tool files of a folder (s, b, c) as JSON and as YAML, each with a finding (q has no description), and
+# broken: truncated JSON has no tool key left, so only the other ref tells it is a tool file; the YAML keeps
+# its `input_schema`.
+_ONE = {"s": ("search_docs", "Search the docs."), "b": ("create_ticket", "Open a ticket."),
+        "c": ("get_weather", "Get the weather.")}
+
+
+def _one_tool_text(kind: str, key: str, broken: bool = False) -> str:
+    name, description = _ONE[key]
+    if kind == "json":
+        text = json.dumps(tool(name, description, {"q": {"type": "string"}}))
+        return text[:30] if broken else text
+    description = f"[{description}" if broken else description  # an unclosed flow sequence
+    return (f"name: {name}\ndescription: {description}\ninput_schema:\n  type: object\n  properties:\n"
+            "    q:\n      type: string\n")
+
+
+def _one_tool_folder(tmp_path: Path, kind: str, files: int, broken: tuple[str, ...], fixed: bool) -> Path:
+    """A folder of `files` one-tool files: the PR breaks the `broken` ones (or, `fixed`, mends them)."""
+    keys = list(_ONE)[:files]
+    path = {k: f"tools/{k}.{kind}" for k in keys}
+    root = init(tmp_path / "repo")
+    commit(root, {path[k]: _one_tool_text(kind, k, fixed and k in broken) for k in keys}, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    commit(root, {path[k]: _one_tool_text(kind, k, not fixed) for k in broken}, "pr")
+    return root
+
+
+@pytest.mark.parametrize("kind", ["json", "yaml"])
+@pytest.mark.parametrize(("files", "broken"), [(2, ("s",)), (3, ("s", "c"))])
+def test_a_broken_file_that_leaves_one_file_in_its_folder_does_not_regroup_it(
+        tmp_path: Path, kind: str, files: int, broken: tuple[str, ...]) -> None:
+    """A folder of one-tool files; the PR breaks all but one. The folder was read as one file left, a toolset
+    of its own: the folder's toolset read as renamed to it, the broken files' tools as removed and their
+    findings resolved."""
+    root = _one_tool_folder(tmp_path, kind, files, broken, fixed=False)
+    report = run_diff(root, "main", "HEAD", token_methods=("estimate",))
+    assert not report.tools, [(t.name, t.toolset, t.change) for t in report.tools]
+    assert not report.resolved, [(f.code, f.tools) for f in report.resolved]
+    assert [(ts.id, ts.previous_id) for ts in report.toolsets if ts.previous_id or ts.id != "tools"] == []
+    errors = [f for f in report.findings if f.code == "parse-error"]
+    assert sorted(f.file for f in errors) == sorted(f"tools/{n}.{kind}" for n in broken)
+    assert all(f.status == "new" for f in errors)
+    [note] = [n for n in report.notes if n.startswith("Not read at head")]
+    assert all(f"tools/{n}.{kind} (1 tool)" in note for n in broken), note
+
+
+@pytest.mark.parametrize("kind", ["json", "yaml"])
+def test_a_pr_that_mends_the_broken_file_of_a_two_file_folder_adds_its_tool_to_the_folder(
+        tmp_path: Path, kind: str) -> None:
+    """The other way round: at the base one file was left, so no rename of the folder's toolset at head."""
+    root = _one_tool_folder(tmp_path, kind, 2, ("s",), fixed=True)
+    report = run_diff(root, "main", "HEAD", token_methods=("estimate",))
+    assert [(t.name, t.toolset, t.change) for t in report.tools] == [("search_docs", "tools", "added")]
+    assert [(ts.id, ts.previous_id) for ts in report.toolsets] == [("tools", None)]
+    assert not [f for f in report.findings if f.code == "parse-error" and f.status != "resolved"]
+
+
 def test_a_head_command_that_fails_holds_its_tools_as_at_the_base(repo: Path) -> None:
     import sys
 

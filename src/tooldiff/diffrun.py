@@ -28,6 +28,7 @@ from tooldiff.engine import Analysis, analyse
 from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
 from tooldiff.model import Finding, ParsedFile, ParseError, Report, Tool, Toolset
 from tooldiff.narrow import relevant_files
+from tooldiff.parsers import parse_bytes
 from tooldiff.scope import Scope, scopes, widen
 from tooldiff.sources import FileSource, OneFile, PathsError, WorktreeSource, first_missing
 
@@ -170,6 +171,7 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     """The diff report of two discovered trees analysed with one config (`token_methods`: see check).
     The baseline is read from the side the config came from (`baseline_from`): an untrusted head
     cannot accept its own findings."""
+    keep_folders(base, head, renames, config.max_file_bytes)
     carried = carry_unread(base, head, renames)
     if carried:
         notes = (*notes, carried)
@@ -222,13 +224,66 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     )
 
 
+def keep_folders(base: Side, head: Side, renames: Mapping[str, str], max_bytes: int) -> None:
+    """A folder of one-tool files that is one toolset at one ref stays one at the other where its other
+    files no longer (or do not yet) parse: discovery groups only the files that parse, so a two-file folder
+    with one file broken was one file left, a toolset of its own, and the diff read the folder's toolset as
+    renamed to it, the broken file's tools as removed and their findings resolved (or, in a PR that mends
+    the file, the other way round). The lone file's toolset takes the folder's id."""
+    _keep_folder(head, base.toolsets, renames, max_bytes)
+    _keep_folder(base, head.toolsets, {new: old for old, new in renames.items()}, max_bytes)
+
+
+def _keep_folder(side: Side, other: Sequence[Toolset], moved: Mapping[str, str], max_bytes: int) -> None:
+    """`side`'s lone one-tool file of a folder that is one toolset in `other`, whose other files (their
+    paths on `side` by `moved`) fail to parse on `side`, put back in the folder's toolset."""
+    ids = {ts.id for ts in side.toolsets}
+    alone: dict[str, list[int]] = {}
+    for k, ts in enumerate(side.toolsets):
+        if ts.files == (ts.id,):
+            alone.setdefault(_folder(ts.id), []).append(k)
+    read = {t.file for ts in side.toolsets for t in ts.tools}
+    for ts in other:
+        folder = regroup.folder_toolset(ts)
+        if folder is None or folder in ids or len(alone.get(folder, ())) != 1:
+            continue
+        k = alone[folder][0]
+        lone = side.toolsets[k]
+        paths = [moved.get(f, f) for f in ts.files]
+        if lone.id not in paths or len(lone.tools) != 1:
+            continue
+        if not any(_broken(side, p, max_bytes) for p in paths
+                   if p != lone.id and p not in read and _folder(p) == folder):
+            continue  # deleted, or no tool file at all here: the folder really is one file now
+        side.toolsets[k] = Toolset(id=folder, files=lone.files,
+                                   tools=tuple(dataclasses.replace(t, toolset=folder) for t in lone.tools))
+        ids.add(folder)
+
+
+def _folder(path: str) -> str:
+    return posixpath.dirname(path) or "."
+
+
+def _broken(side: Side, path: str, max_bytes: int) -> bool:
+    """Whether the file is there on `side` and is not read: it fails to parse, or is too big to. One
+    reported as a parse error is; one without tool keys is not reported, so it is parsed again here."""
+    if any(e.file == path for e in side.errors):
+        return True
+    raw = side.source.read_many([path]).get(path)
+    if raw is None:
+        return False
+    parsed = parse_bytes(path, raw, max_bytes=max_bytes)
+    return bool(parsed.errors) and not parsed.tools
+
+
 def carry_unread(base: Side, head: Side, renames: Mapping[str, str] | None = None) -> str | None:
     """Tools of the base that a head file with parse errors no longer gives (it does not parse, its command
     failed, or a JSON Lines line or a record newly broke) are held as they were at the base, so a
     syntax error reads as the `parse-error` it is, not as tools removed with their findings resolved. A
     file moved in the PR holds them under its new path. The note says which files. A file whose toolset
-    was regrouped at head (a folder of one-tool files that is no longer one) keeps showing its tools as
-    removed."""
+    was regrouped at head (a folder of one-tool files that is no longer one, as a file of it holds two tools
+    now) keeps showing its tools as removed; a folder left with one file that parses is not regrouped
+    (`keep_folders`)."""
     if not head.errors:
         return None
     moved = renames or {}
