@@ -966,3 +966,17 @@ def test_a_changed_format_or_strict_is_named_once(tmp_path: Path) -> None:
     assert _hash_row(comment, "search_docs", "modified").endswith("| format: openai-chat → anthropic |")
     assert _hash_row(comment, "create_ticket", "modified").endswith("| strict: unset → true |")
     assert "format: format:" not in comment and "strict: strict:" not in comment
+
+
+def test_renaming_one_of_two_same_named_tools_carries_their_pair_finding(repo: Path) -> None:
+    """Base offers `search_docs` twice (a duplicate name and an overlap of the name with itself); the PR
+    renames the second to `search_kb`. The overlap of the two is the one the base had, not a new one: a PR
+    that only fixes the duplicate must not fail on a warning."""
+    search = next(t for t in BASE_TOOLS["tools"] if t["name"] == "search_docs")
+    commit(repo, {"agent/tools.json": {"tools": [search, search]}}, "twice")
+    git(repo, "checkout", "-q", "-b", "fix")
+    commit(repo, {"agent/tools.json": {"tools": [search, {**search, "name": "search_kb"}]}}, "rename")
+    report = run_diff(repo, "pr", "fix")
+    pair = [f for f in report.findings if f.code == "intent-overlap"]
+    assert [(sorted(f.tools), f.status) for f in pair] == [(["search_docs", "search_kb"], "existing")]
+    assert [f.code for f in report.resolved] == ["duplicate-name"]

@@ -78,6 +78,20 @@ class TreeDiff:
         out.update({key: name for key, (_, name) in self.moved_renames().items()})
         return out
 
+    def namesake_renames(self) -> dict[tuple[str, str], str]:
+        """(base toolset id, base tool name) -> head tool name, for a tool renamed away from a name another
+        tool of the toolset keeps (one of two `search_docs` renamed `search_kb`): a finding on the pair of
+        namesakes is then the pair of the kept one and the renamed one."""
+        out: dict[tuple[str, str], str] = {}
+        for d in self.toolsets:
+            if d.base_id is None:
+                continue
+            kept = {c.name for c in d.tools if c.change != "removed"}
+            for c in d.tools:
+                if c.change == "renamed" and c.previous_name is not None and c.previous_name in kept:
+                    out.setdefault((d.base_id, c.previous_name), c.name)
+        return out
+
     def _leaving(self) -> tuple[dict[str, list[tuple[str, Tool]]], dict[str, list[tuple[str, Tool]]],
                                 set[tuple[str, str]]]:
         """Removed tools by name (with their base toolset), added ones (with their head toolset), and the

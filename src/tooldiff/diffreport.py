@@ -26,7 +26,7 @@ def translate(
 
     A file that fails to parse has no toolset: its `parse-error` follows the file's rename (git's `renames`,
     old path -> new path), so a moved broken file is one existing finding, not one new and one resolved."""
-    sets, names = diff.toolset_map(), diff.name_map()
+    sets, names, namesakes = diff.toolset_map(), diff.name_map(), diff.namesake_renames()
     moves = diff.move_map() if moves is None else moves
     out = []
     for f in findings:
@@ -41,6 +41,8 @@ def translate(
         if len(went) == 1 and None not in went:  # every tool of it moved, together, to one toolset
             ts = str(went.pop())
         tools = tuple(names.get((f.toolset, n), n) for n in f.tools)
+        if len(tools) == 2 and tools[0] == tools[1] and (f.toolset, tools[0]) in namesakes:
+            tools = (tools[0], namesakes[(f.toolset, tools[0])])  # the namesakes' pair: one was renamed
         if (ts, tools) != (f.toolset, f.tools):
             f = replace(f, toolset=ts, tools=tools, fingerprint=fingerprint(f.code, ts, tools, f.pointer))
         out.append(f)
