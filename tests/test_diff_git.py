@@ -980,3 +980,18 @@ def test_renaming_one_of_two_same_named_tools_carries_their_pair_finding(repo: P
     pair = [f for f in report.findings if f.code == "intent-overlap"]
     assert [(sorted(f.tools), f.status) for f in pair] == [(["search_docs", "search_kb"], "existing")]
     assert [f.code for f in report.resolved] == ["duplicate-name"]
+
+
+def test_a_pr_that_changes_the_config_hears_of_its_entries_that_name_nothing(repo: Path) -> None:
+    """`check` notes an ignore that matches no finding or a toolset glob that matches no file; a PR that
+    brought them in heard nothing, and found out only when a finding it meant to silence failed the check."""
+    config = ("ignores:\n  - {code: intent-overlap, tool: nonexistent_tool, reason: typo}\n"
+              "toolsets:\n  - {name: agent, files: ['agnet/*.json']}\n")
+    commit(repo, {".tooldiff.yml": config}, "config")
+    report = run_diff(repo, "main", "pr")
+    assert "ignores: intent-overlap on 'nonexistent_tool' matches no finding." in report.notes
+    assert any(n.startswith("toolsets: 'agent' holds no tools") for n in report.notes), report.notes
+    commit(repo, {"agent/tools.json": HEAD_TOOLS}, "unchanged config")
+    git(repo, "checkout", "-q", "-b", "later")
+    commit(repo, {"agent/tools.json": BASE_TOOLS}, "tools only")
+    assert not any(n.startswith("ignores:") for n in run_diff(repo, "pr", "later").notes)  # not this PR's

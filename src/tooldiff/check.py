@@ -7,13 +7,14 @@ import posixpath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from tooldiff import mates, split, workers
 from tooldiff.baseline import Baseline, apply_status, ignore_matches, load_baseline, stale_notes, within
 from tooldiff.config import DEFAULT_BASELINE, Config, ConfigError, Ignore, load_config
 from tooldiff.discover import discover_selected, glob_match, left_out, select
 from tooldiff.engine import analyse, gc_paused
-from tooldiff.model import Report
+from tooldiff.model import Finding, Report
 from tooldiff.report import assemble, build_report
 from tooldiff.sources import FileSource, WorktreeSource
 
@@ -162,7 +163,31 @@ def _say_empty(report: Report, paths: Sequence[str], read: Sequence[str]) -> Rep
                           "nothing in it was checked." for p in empty))
 
 
-def unmatched_settings(config: Config, report: Report) -> list[str]:
+class _Grouped(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def files(self) -> tuple[str, ...]: ...
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class Judged(Protocol):
+    """What the config entries are judged against: a whole tree's toolsets, tools and findings (a check's
+    report, or a diff's head side)."""
+
+    @property
+    def toolsets(self) -> Sequence[_Grouped]: ...
+    @property
+    def tools(self) -> Sequence[_Named]: ...
+    @property
+    def findings(self) -> Sequence[Finding]: ...
+
+
+def unmatched_settings(config: Config, report: Judged) -> list[str]:
     """Config entries that name nothing in a whole-tree report. The schema cannot tell a typo in a glob, a
     toolset id or a tool name from a real one, and such an entry silently does nothing."""
     ids = {ts.id for ts in report.toolsets} | {s.toolset for s in config.sources}  # check runs no command
@@ -197,7 +222,7 @@ def unmatched_settings(config: Config, report: Report) -> list[str]:
     return out
 
 
-def unused_ignores(config: Config, report: Report) -> list[Ignore]:
+def unused_ignores(config: Config, report: Judged) -> list[Ignore]:
     """Ignores that no finding of the report matches: stale, or a typo in the code or the tool glob. An
     ignore of a rule this run did not run (`--select`) is not judged."""
     ignored = [f for f in report.findings if f.status == "ignored"]
@@ -205,7 +230,7 @@ def unused_ignores(config: Config, report: Report) -> list[Ignore]:
             and not any(ignore_matches(ig, f) for f in ignored)]
 
 
-def shared_files(config: Config, report: Report) -> list[str]:
+def shared_files(config: Config, report: Judged) -> list[str]:
     """Files two config toolsets name: each goes to the first only, and the other silently lacks its tools."""
     out = []
     for f in sorted({f for ts in report.toolsets for f in ts.files}):
@@ -218,7 +243,7 @@ def shared_files(config: Config, report: Report) -> list[str]:
     return out
 
 
-def unmatched_paths(config: Config, report: Report) -> list[str]:
+def unmatched_paths(config: Config, report: Judged) -> list[str]:
     """The config's `paths` globs that match no file holding tools (or failing to parse) in the report."""
     files = {f for ts in report.toolsets for f in ts.files} | {f.file for f in report.findings}
     return [g for g in config.paths if not any(glob_match(f, g) for f in files)]

@@ -19,7 +19,7 @@ from typing import Literal
 
 from tooldiff import codetools, regroup, tokens
 from tooldiff.baseline import apply_status, load_baseline
-from tooldiff.check import config_names, find_config
+from tooldiff.check import config_names, find_config, unmatched_settings
 from tooldiff.config import Config, ConfigError, config_hash
 from tooldiff.diff import TreeDiff, diff_toolsets
 from tooldiff.diffreport import compare, moved_rows, tool_report, toolset_report, translate
@@ -505,10 +505,25 @@ def run_diff(
                    if run_commands is None else commands_refused)
         notes += [refused] if refused else []
     renames = git.renames(merge_base, target)
-    return diff_sides(base_side, head_side, renames, config, full=cfg.full_scope, notes=notes,
-                      changes=config_changes(base_src, head_src, cfg),
-                      base_ref=merge_base, head_ref=None if worktree else head_sha,
-                      token_methods=token_methods, baseline_from=config_from)
+    report = diff_sides(base_side, head_side, renames, config, full=cfg.full_scope, notes=notes,
+                        changes=config_changes(base_src, head_src, cfg),
+                        base_ref=merge_base, head_ref=None if worktree else head_sha,
+                        token_methods=token_methods, baseline_from=config_from)
+    wrote = _config_bytes(base_src, cfg.path) != _config_bytes(head_src, cfg.path)
+    if cfg.full_scope and not paths and wrote:
+        # This PR wrote the config, and every file was read: say what of it names nothing, as `check` does.
+        tree = _Tree(head_side.toolsets, [t for ts in head_side.toolsets for t in ts.tools], report.findings)
+        report = report.noted(*unmatched_settings(config, tree))
+    return report
+
+
+@dataclass(frozen=True, slots=True)
+class _Tree:
+    """A diff's head side as `check.unmatched_settings` judges a whole tree."""
+
+    toolsets: Sequence[Toolset]
+    tools: Sequence[Tool]
+    findings: Sequence[Finding]
 
 
 def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = None,
