@@ -26,7 +26,6 @@ from tooldiff.engine import analyse
 from tooldiff.gitread import GitRepo, GitSource
 from tooldiff.model import Finding, Report, Tool
 from tooldiff.rules.base import Context
-from tooldiff.terms import extract
 
 Files = dict[str, bytes]
 
@@ -77,18 +76,17 @@ class History:
 @pytest.fixture(scope="module", autouse=True)
 def _memo_views() -> Iterator[None]:
     """Test speed only: most tools are unchanged from one version to the next, so build each distinct
-    tool's pair view once (the view of a tool depends on the tool, with one config, and on whether a
-    sibling's name shares its first or last word: `pairs.analyse_toolset`)."""
+    tool's pair view once (the view of a tool depends on the tool, with one config, and on the vendor
+    words its toolset shows: `pairs.analyse_toolset`)."""
     real = pairs.analyse
     memo: dict[str, pairs.ToolView] = {}
 
-    def analyse(tool: Tool, ctx: Context, edges: pairs.Edges | None = None) -> pairs.ToolView:
-        seq = extract(tool.name, tool.description or "").name_seq
-        shared = (edges[0][seq[0]], edges[1][seq[-1]]) if edges is not None and seq else None
+    def analyse(tool: Tool, ctx: Context, vendors_shown: frozenset[str] | None = None) -> pairs.ToolView:
+        shown = None if vendors_shown is None else sorted(vendors_shown)
         key = json.dumps([tool.name, tool.description, tool.input_schema, tool.annotations, tool.title,
-                          tool.strict, tool.format, shared], sort_keys=True, default=str)
+                          tool.strict, tool.format, shown], sort_keys=True, default=str)
         if key not in memo:
-            memo[key] = real(tool, ctx, edges)
+            memo[key] = real(tool, ctx, vendors_shown)
         return replace(memo[key], tool=tool)
 
     with pytest.MonkeyPatch.context() as mp:

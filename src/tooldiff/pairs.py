@@ -240,22 +240,33 @@ SHARED_EDGE_MIN_TOOLS = 3  # below this a toolset says nothing about which edges
 
 
 def analyse_toolset(tools: Sequence[Tool], ctx: Context) -> list[ToolView]:
-    """`analyse` for each tool of one toolset: a vendor edge must be one that a sibling's name shares at the
-    same end (`databricks_`, `zid_`), unless the toolset is too small to tell. A word at the edge of one
-    tool alone (`prioritize_task`, `get_dex_quote_eth`, `grep_search`) is that tool's own word."""
-    seqs = [extract(t.name, t.description or "").name_seq for t in tools]
+    """`analyse` for each tool of one toolset, where a word at the edge of a name is a vendor's only when
+    the toolset shows it: a sibling's name starts (or ends) with it too (`databricks_`, `zid_`), or what is
+    left of the name is another tool's name, or what is left of it (`brave_search` / `tavily_search`). A word
+    at the edge of one tool alone (`prioritize_task`, `get_dex_quote_eth`, `grep_search`) is that tool's
+    own word. A toolset too small to tell keeps every edge `vendor_terms` finds."""
     if len(tools) < SHARED_EDGE_MIN_TOOLS:
         return [analyse(t, ctx) for t in tools]
+    seqs, cut = [], []
+    for t in tools:
+        terms = extract(t.name, t.description or "")
+        seqs.append(terms.name_seq)
+        found = vendor_terms(t.name, terms.name_seq, terms)
+        cut.append((found, tuple(w for w in terms.name_seq if w not in found)))
     firsts = Counter(s[0] for s in seqs if len(s) >= 2)
     lasts = Counter(s[-1] for s in seqs if len(s) >= 2)
-    return [analyse(t, ctx, (firsts, lasts)) for t in tools]
+    names = Counter(n for seq, (_, rest) in zip(seqs, cut, strict=True) for n in {seq, rest})
+    views = []
+    for t, seq, (found, rest) in zip(tools, seqs, cut, strict=True):
+        kept = frozenset(v for v in found if names[rest] >= 2 or (v == seq[0] and firsts[v] >= 2)
+                         or (v == seq[-1] and lasts[v] >= 2))
+        views.append(analyse(t, ctx, kept))
+    return views
 
 
-# How many names of a toolset start, and end, with each word (`analyse_toolset`).
-Edges = tuple[Counter[str], Counter[str]]
-
-
-def analyse(tool: Tool, ctx: Context, edges: Edges | None = None) -> ToolView:
+def analyse(tool: Tool, ctx: Context, vendors_shown: frozenset[str] | None = None) -> ToolView:
+    """The view of one tool; `vendors_shown`: the edge words its toolset shows are vendors (None: every
+    one `vendor_terms` finds)."""
     terms = extract(tool.name, tool.description or "")
     classes = lexicon().action_classes
     name_seq = terms.name_seq
@@ -264,10 +275,8 @@ def analyse(tool: Tool, ctx: Context, edges: Edges | None = None) -> ToolView:
     compatible = lexicon().compatible_actions
     extra = [c for a in actions for c in compatible.get(a, ())]
     vendors = vendor_terms(tool.name, name_seq, terms)
-    if vendors and edges is not None:
-        firsts, lasts = edges
-        vendors = frozenset(v for v in vendors
-                            if (v == name_seq[0] and firsts[v] >= 2) or (v == name_seq[-1] and lasts[v] >= 2))
+    if vendors and vendors_shown is not None:
+        vendors &= vendors_shown
     core = tuple(t for t in name_seq if t not in vendors) if vendors else name_seq
     core_set = terms.name - vendors if vendors else terms.name
     if len(vendors) == 1 and (apart := spelled_apart(edge := next(iter(vendors)), terms)):

@@ -1013,3 +1013,32 @@ def test_an_action_enum_of_a_record_s_own_field_is_not_a_mode_argument() -> None
     tool = _t("create_intention", "Create a Connect intention in Consul to control service-to-service "
               "communication", schema)
     assert "create_intention" not in run_toolset([make_tool(tool, 0)]).tools["mode-argument"]
+
+
+@pytest.mark.parametrize(("values", "flagged"), [
+    (["create_issue", "update_issue", "close_issue"], True),  # github-style multiplexed tools
+    (["createIssue", "listIssues"], True),
+    (["list-items", "delete-items"], True),
+    (["get", "set"], True),
+    (["screenshot", "left_click", "type"], True),  # computer use
+    (["CREATE", "DELETE"], True),
+    (["allow", "deny"], False),  # consul create_intention: the intention's own setting
+    (["accept", "dismiss"], False),  # chrome-devtools handle_dialog: how to answer the one dialog
+])
+def test_an_action_enum_is_a_mode_argument_when_its_values_name_operations(
+        values: list[str], flagged: bool) -> None:
+    schema = {"type": "object", "required": ["action"], "properties": {
+        "action": {"type": "string", "description": "What to do.", "enum": values}}}
+    tool = _t("run_thing", "Do something with the thing.", schema)
+    assert ("run_thing" in run_toolset([make_tool(tool, 0)]).tools["mode-argument"]) is flagged
+
+
+def test_the_same_tool_from_two_vendors_overlaps_whatever_else_the_toolset_holds() -> None:
+    """`brave_search` / `tavily_search`: each vendor word is on one tool only, but what is left of the two
+    names is the same. A third, unrelated tool made them distinct (the vendor-edge rule of 36d2727)."""
+    schema = _schema(query="string")
+    brave = _t("brave_search", "Search the web and return the top results for a query.", schema)
+    tavily = _t("tavily_search", "Search the web for a query and return the best results.", schema)
+    weather = _t("get_weather", "Get the current weather for a city.", _schema(city="string"))
+    assert _toolset_headline([brave, tavily, weather], "brave_search", "tavily_search") == "intent-overlap"
+    assert _headline(brave, tavily) == "intent-overlap"

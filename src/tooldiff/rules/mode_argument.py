@@ -2,8 +2,10 @@
 
 ## What it finds
 An argument named `action` or `operation` (or `op`, `action_type`, `operation_type`, in any case, in
-camelCase or with `-`) whose `enum` offers two or more values: its name says that each value picks a
-different behaviour of the tool.
+camelCase or with `-`) whose `enum` offers two or more values that name operations (`create_issue` /
+`close_issue`, `listIssues` / `createIssue`, `get` / `set`, `left_click` / `type`): each value picks a
+different behaviour of the tool. Values that name no operation (`allow` / `deny` on `create_intention`,
+`accept` / `dismiss` on `handle_dialog`) are a setting of the one thing the tool does.
 
 A `mode` is more often a setting of one behaviour: travel modes (`driving`, `walking`), output formats
 (`raw`, `markdown`), cipher modes (`CBC`, `GCM`), an appliance's modes (`cool`, `heat`); every `mode` enum in
@@ -38,7 +40,7 @@ from typing import Any
 from tooldiff.lexicon import lexicon
 from tooldiff.model import Problem, Severity, Tool
 from tooldiff.rules.base import Context
-from tooldiff.terms import normalise_name_word
+from tooldiff.terms import normalise_name_word, split_identifier
 
 CODE = "mode-argument"
 SEVERITY: Severity = "info"
@@ -52,16 +54,29 @@ _SAYS_BEHAVIOURS = re.compile(r"\b(?:behaviou?rs?|tools?|operations?|actions?)\b
 
 
 def _selects_behaviours(name: str, prop: dict[str, Any], values: list[Any]) -> bool:
-    """`action` and `operation` always; a `mode` when its values or its description show behaviours."""
-    actions = lexicon().action_classes
-    terms = (normalise_name_word(v.lower()) for v in values if isinstance(v, str))
-    operations = {t for t in terms if t in actions}
-    if len(operations) >= 2:
+    """An enum whose values name operations (two of them, each by one of its words: `create_issue`,
+    `listIssues`, `get` / `set`, `left_click`); a `mode` also when its description says the values are
+    behaviours. `action: allow | deny` names no operation: it is a field of the one thing the tool does."""
+    if sum(1 for v in values if isinstance(v, str) and _names_operation(v)) >= 2:
         return True
     if name != "mode":
-        return False  # `action: allow | deny` on create_intention: a field of the one thing the tool does
+        return False
     description = prop.get("description")
     return isinstance(description, str) and bool(_SAYS_BEHAVIOURS.search(description))
+
+
+# Verbs of `action` values that the pair rules' lexicon leaves out (there `set` is mostly a noun).
+_MORE_VERBS = frozenset({"set", "unset", "toggle", "enable", "disable", "screenshot"})
+
+
+def _names_operation(value: str) -> bool:
+    actions = lexicon().action_classes
+    for word in split_identifier(value):
+        w = word.lower()
+        if w in _MORE_VERBS or normalise_name_word(w) in actions:
+            return True
+    return False
+
 
 EXAMPLE = [
     {
