@@ -269,7 +269,14 @@ def test_request_captures_and_logs_are_not_one_tool_files() -> None:
              parse_bytes("req/a.json", json.dumps(_request("x")).encode()),
              parse_bytes("req/b.json", json.dumps(_request("y")).encode()),
              parse_bytes("defs/a.json", json.dumps({"tools": [tool("x")]}).encode()),
-             parse_bytes("defs/b.yaml", b"- name: y\n  description: Get y.\n  parameters: {type: object}\n")]
-    assert [len(f.tools) for f in files] == [1, 1, 1, 1, 1, 1]
+             parse_bytes("defs/b.yaml", b"- name: y\n  description: Get y.\n  parameters: {type: object}\n"),
+             # Still definitions: a Gemini tools list, a schema-tagged or versioned file, a tools/list reply.
+             parse_bytes("defs/c.json",
+                         json.dumps({"tools": [{"functionDeclarations": [tool("c")]}]}).encode()),
+             parse_bytes("defs/d.json", json.dumps({"$schema": "s.json", "version": 1,
+                                                    "tools": [tool("d")]}).encode()),
+             parse_bytes("defs/e.json", json.dumps({
+                 "tools": [{**tool("e"), "inputSchema": {"type": "object"}}], "nextCursor": "2"}).encode())]
+    assert [len(f.tools) for f in files] == [1, 1, 1, 1, 1, 1, 1, 1, 1]
     groups = group_toolsets(files, Config.default())
     assert [g.id for g in groups] == ["defs", "logs/a.jsonl", "logs/b.jsonl", "req/a.json", "req/b.json"]

@@ -74,9 +74,9 @@ class ParseError:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ParsedFile:
-    """`one_tool`: the file defines one tool and nothing else (the record itself, alone in a list, or alone
-    under `tools`), so a folder of such files can be one toolset. A request capture or a log that offers
-    one tool is not: each request offered its own tools."""
+    """`one_tool`: the file holds one tool record (once), so a folder of such files can be one toolset. A
+    request capture, an agent's config or a log of requests that offers one tool is not one: each request
+    offered its own tools."""
 
     path: str
     tools: tuple[Tool, ...] = ()

@@ -12,7 +12,7 @@ from tooldiff.model import ParsedFile, ParseError, Tool
 from tooldiff.parsers import gemini
 from tooldiff.parsers.detect import NOT_A_TOOL, find, is_wrapper
 from tooldiff.parsers.load import Document, DocumentErrors, LoadError, decode, load_documents
-from tooldiff.parsers.record import CONTAINER_KEYS, GEMINI_CONTAINERS, Fields
+from tooldiff.parsers.record import GEMINI_CONTAINERS, Fields
 from tooldiff.parsers.repeats import Repeat
 from tooldiff.parsers.yamlwords import boolean_words
 from tooldiff.positions import LineIndex, Path, escape, split_pointer, to_pointer, yaml_node
@@ -86,12 +86,15 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
     return tools, errors, alone and records == 1 and len(tools) == 1
 
 
+# Keys of a request or an agent, beside its `tools`: a file holding one offered its tools in that request.
+REQUEST_KEYS = frozenset({"model", "messages", "contents", "input", "system", "systemInstruction",
+                          "system_instruction", "instructions", "prompt"})
+
+
 def _defines_only(document: Any, parent: Path) -> bool:
-    """Whether a record under `parent` is all its document holds: the document itself, in a list at the
-    top, or under a container key with nothing beside it (not a request, an agent or a server's reply)."""
-    if not parent:
-        return True
-    return len(parent) == 1 and isinstance(document, dict) and CONTAINER_KEYS.issuperset(document)
+    """Whether a record under `parent` is a definition, not a tool offered in a request or by an agent whose
+    document holds a model, messages, contents, input or instructions beside it."""
+    return not (parent and isinstance(document, dict) and not REQUEST_KEYS.isdisjoint(document))
 
 
 def _once(tools: list[Tool], lists: list[tuple[Path, tuple[str, ...]]]) -> list[Tool]:
