@@ -995,3 +995,12 @@ def test_a_pr_that_changes_the_config_hears_of_its_entries_that_name_nothing(rep
     git(repo, "checkout", "-q", "-b", "later")
     commit(repo, {"agent/tools.json": BASE_TOOLS}, "tools only")
     assert not any(n.startswith("ignores:") for n in run_diff(repo, "pr", "later").notes)  # not this PR's
+
+
+def test_a_config_whose_toolsets_name_the_tool_files_is_no_paths_typo(repo: Path) -> None:
+    """`paths: [agents/**]` matches nothing, but the toolsets' `files` are read too: `check` compares them,
+    so the diff must not exit 2 saying nothing would be compared."""
+    config = "paths: ['agents/**']\ntoolsets:\n  - {name: main, files: ['agent/*.json']}\n"
+    commit(repo, {".tooldiff.yml": config, "agent/tools.json": HEAD_TOOLS}, "config")
+    report = run_diff(repo, "main", "pr")
+    assert {t.name for t in report.tools} == {"find_document"}

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from tooldiff.config import Selection
+from tooldiff.config import Config, Selection
 from tooldiff.eventplan import Plan
 from tooldiff.model import Report, code_label
 from tooldiff.settings import Settings, SettingsError
@@ -48,6 +48,12 @@ def merge(a: Report, b: Report) -> Report:
         config_changes=a.config_changes + b.config_changes)
 
 
+def for_dump(config: Config) -> Config:
+    """The config a tool dump is analysed with: its rules, targets and ignores, not the globs that choose
+    the repository's files (`paths`, `exclude`, toolsets' `files`), which do not name a dump's file."""
+    return dataclasses.replace(config, paths=(), exclude=(), toolsets=())
+
+
 def code_defined(report: Report, head: str, base: str) -> Report:
     """A dump's tools and findings as code-defined, `$(head-tools build/tools.json)`, as a `command:`
     source's are: no file of the repository holds them, so nothing annotates or links one. What is from the
@@ -79,13 +85,14 @@ def _diff(settings: Settings, plan: Plan) -> Report:
     report = diffrun.run_diff(settings.workspace, plan.base, plan.head, paths=settings.paths,
                               config_from=config_from, run_commands=False,
                               config_path=settings.config or None, targets=tuple(settings.targets),
-                              commands_refused=None if both else COMMANDS_REFUSED, adjust=chosen.apply)
+                              commands_refused=None if both else COMMANDS_REFUSED, adjust=chosen.apply,
+                              dumps=both)
     if base_dump and head_dump:
         # The dumps are analysed with the config the diff used: its rules, ignores and the targets input.
         config = diffrun.used_config(settings.workspace, plan.base, plan.head, config_from=config_from,
                                      config_path=settings.config or None, targets=tuple(settings.targets),
                                      adjust=chosen.apply)
-        dumped = diffrun.run_diff_paths(base_dump, head_dump, config=config)
+        dumped = diffrun.run_diff_paths(base_dump, head_dump, config=for_dump(config))
         report = merge(report, code_defined(dumped, f"head-tools {settings.head_tools}",
                                             f"base-tools {settings.base_tools}"))
     elif base_dump or head_dump:
@@ -137,16 +144,19 @@ def _audit(settings: Settings, plan: Plan) -> Report:
     if settings.targets and hasattr(config, "targets"):
         config = dataclasses.replace(config, targets=tuple(settings.targets))
     report = run_check(source, config, settings.paths, mode="audit", head_ref=head, baseline_source=trusted)
-    if not settings.paths:  # the whole tree: what the config names and the tree lacks is known, and said
-        if config.paths and not report.tools and not report.findings:  # as `check`: not a pass on nothing
-            globs = ", ".join(repr(g) for g in unmatched_paths(config, report))
-            raise PathsError(f"paths: {globs} matches no tool file committed at {head}: nothing was checked.")
-        report = report.noted(*unmatched_settings(config, report))
+    files_read = bool(report.tools or report.findings)
     head_dump = _dump(settings, settings.head_tools)
     if head_dump:
         # The dump stands alone: its tools are not the repository's files beside it.
-        dumped = run_check(OneFile(head_dump), config, [head_dump.name], mode="audit", head_ref=head)
+        dumped = run_check(OneFile(head_dump), for_dump(config), [head_dump.name], mode="audit",
+                           head_ref=head)
         report = merge(report, code_defined(dumped, f"head-tools {settings.head_tools}", ""))
+    if not settings.paths:  # the whole tree: what the config names and the tree lacks is known, and said
+        if config.paths and not files_read and not head_dump:  # as `check`: not a pass on nothing
+            globs = unmatched_paths(config, report)
+            raise PathsError(f"paths: {', '.join(map(repr, globs))} match{'es' * (len(globs) == 1)} no tool "
+                             f"file committed at {head}: nothing was checked.")
+        report = report.noted(*unmatched_settings(config, report))
     if getattr(config, "sources", ()) and not head_dump:
         report = report.noted(COMMANDS_REFUSED)
     return report

@@ -311,8 +311,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             # A typo in `paths`, or a folder renamed: a required check must not pass on nothing.
             from tooldiff.check import unmatched_paths
 
-            globs = ", ".join(repr(g) for g in unmatched_paths(config, report))
-            print(f"tooldiff: paths: {globs} matches no tool file: nothing was checked.", file=sys.stderr)
+            globs = unmatched_paths(config, report)
+            verb = "matches" if len(globs) == 1 else "match"
+            print(f"tooldiff: paths: {', '.join(map(repr, globs))} {verb} no tool file: nothing was checked.",
+                  file=sys.stderr)
             return 2
         report = _check_notes(report, config, whole_tree=not run.paths)
         _emit(report, args.format, args.output, args.statistics, run.source.root)

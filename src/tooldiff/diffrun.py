@@ -418,15 +418,18 @@ def _all_there(paths: Sequence[str], rel: Sequence[str], refs: _Refs, base: str,
 
 
 def _globs_match(config: Config, refs: _Refs, base: str, head: str) -> None:
-    """The config's `paths` matching no file at either ref is a typo (or a folder renamed): the diff would
-    find no tool changed on every PR and pass, where `check` exits 2 on the same config."""
+    """The config's `paths` (and its toolsets' `files`, read as well) matching no file at either ref is a
+    typo, or a folder renamed: the diff would find no tool changed on every PR and pass, where `check`
+    exits 2 on the same config."""
     if not config.paths:
         return
+    globs = [*config.paths, *(g for spec in config.toolsets for g in spec.files)]
     listed = {*refs.base_src.list_files(), *refs.head_src.list_files()}
-    if not any(glob_match(f, g) for g in config.paths for f in listed):
-        globs = ", ".join(repr(g) for g in config.paths)
-        raise PathsError(f"paths: {globs} matches no file at {base} or {head} (the config's `paths`): "
-                         "nothing would be compared. Fix the glob, or name the folder the tools are in now.")
+    if not any(glob_match(f, g) for g in globs for f in listed):
+        shown = ", ".join(repr(g) for g in config.paths)
+        raise PathsError(f"paths: {shown} match{'es' * (len(config.paths) == 1)} no file at {base} or {head} "
+                         "(the config's `paths`): nothing would be compared. Fix the glob, or name the "
+                         "folder the tools are in now.")
 
 
 def used_config(repo: str | Path, base: str, head: str, *, config_from: Literal["head", "base"] = "head",
@@ -452,8 +455,10 @@ def run_diff(
     targets: Sequence[str] = (),
     commands_refused: str | None = None,
     adjust: Adjust | None = None,
+    dumps: bool = False,
 ) -> Report:
     """Diff the merge base of `base` and `head` against `head` (or the work tree with `worktree`).
+    `dumps`: the caller compares tool dumps as well, so the config's `paths` may name only generated files.
 
     `run_commands` (code-defined tools) defaults to on under `config_from="head"` only: under
     `pull_request_target` the head is untrusted code. A caller that turns them off says why in
@@ -467,7 +472,7 @@ def run_diff(
     config_path = refs.in_tree(config_path) if config_path else None
     cfg = load_configs(base_src, head_src, config_from, config_path, targets, adjust)
     config = cfg.used
-    if not paths:
+    if not paths and not dumps:
         _globs_match(config, refs, base, "the work tree" if worktree else head)
     run = (config_from == "head") if run_commands is None else run_commands
     notes: list[str] = []

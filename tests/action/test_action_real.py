@@ -599,3 +599,42 @@ def test_an_audit_of_a_generated_file_that_is_not_committed_says_so(
     out = capsys.readouterr().out
     assert code == 2 and "dist/tools.json: in the workspace but not committed at " in out
     assert "head-tools" in out
+
+
+def test_an_audit_of_generated_tools_given_as_a_dump_is_no_paths_typo(
+        fake: FakeGitHub, tmp_path: Path) -> None:
+    """`paths: [build/tools/*.json]` names tools a build writes, and the audit gets them as `head-tools`:
+    that is not a pass on nothing, and an ignore of a dumped tool's finding matches it."""
+    pr = PullRequest(tmp_path, fake)
+    config = ("paths: ['build/tools/*.json']\nignores:\n  - {code: missing-description, tool: math.sum, "
+              "reason: generated}\n")
+    pr.push({".tooldiff.yml": config})
+    (pr.repo / "dumps").mkdir()
+    dump = {"name": "math.sum", "description": "Add two numbers and return the sum.",
+            "input_schema": {"type": "object", "properties": {"a": {"type": "number"}}}}
+    (pr.repo / "dumps" / "head.json").write_text(json.dumps([dump]))
+    code = run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head,
+               head_tools="dumps/head.json", fail_on="never")
+    assert code == 0
+    report = json.loads((pr.repo / "tooldiff-report.json").read_text())
+    assert [f["status"] for f in report["findings"] if f["code"] == "missing-description"] == ["ignored"]
+    assert not [n for n in report["notes"] if n.startswith("ignores:")], report["notes"]
+
+
+def test_a_pr_whose_tools_are_all_generated_compares_the_dumps_under_a_paths_config(
+        fake: FakeGitHub, tmp_path: Path) -> None:
+    """`paths` names the generated files only (never committed): with both dumps given, the PR compares
+    them, where the config's globs must not make it exit 2 nor leave the dumps unread."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({".tooldiff.yml": "paths: ['build/tools/*.json']\n"})
+    tool = {"name": "math.sum", "description": "Add two numbers and return the sum.",
+            "input_schema": {"type": "object", "properties": {"a": {"type": "number", "description": "A."}}}}
+    (pr.repo / "dumps").mkdir()
+    (pr.repo / "dumps" / "base.json").write_text("[]")
+    (pr.repo / "dumps" / "head.json").write_text(json.dumps([tool]))
+    code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, comment="off",
+               fail_on="never", json_file="report.json", base_tools="dumps/base.json",
+               head_tools="dumps/head.json")
+    assert code == 0
+    report = json.loads((pr.repo / "report.json").read_text())
+    assert [(t["name"], t["change"]) for t in report["tools"]] == [("math.sum", "added")]
