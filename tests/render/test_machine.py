@@ -223,3 +223,34 @@ def test_a_text_path_is_shown_from_where_the_command_ran_unless_it_is_absolute()
     assert PathsFrom(here="agents").show("agents/tools.json") == "tools.json"
     assert PathsFrom(here="agents").show("/tmp/base/tools.json") == "/tmp/base/tools.json"
     assert PathsFrom(here="agents").show("C:/tools.json") == "../C:/tools.json"  # a folder, on POSIX
+
+
+def test_sarif_gives_code_scanning_the_fingerprint_it_matches_alerts_on() -> None:
+    """Code scanning "only uses the primaryLocationLineHash"; upload-sarif fills it from the text at the
+    result's line unless it is there. On a one-line JSON file every result of a rule had one hash (alerts
+    collapsed), and a reworded line opened a new alert and closed the old one. Ours survives both; two
+    findings with one fingerprint (same-named tools) are told apart by an occurrence count."""
+    base = reports.overlap_pr()
+    twin = replace(base.findings[0], line=base.findings[0].line + 40)
+    data = json.loads(sarif.render(replace(base, findings=(*base.findings, twin)), CTX))
+    results = data["runs"][0]["results"]
+    hashes = [r["partialFingerprints"]["primaryLocationLineHash"] for r in results]
+    assert len(set(hashes)) == len(hashes)
+    for r in results:
+        fp = r["partialFingerprints"]["tooldiff/v1"]
+        assert r["partialFingerprints"]["primaryLocationLineHash"] in (f"{fp[:32]}:1", f"{fp[:32]}:2")
+    moved = replace(base, findings=tuple(replace(f, line=f.line + 3, message=f.message + " More.")
+                                         for f in base.findings))
+    again = json.loads(sarif.render(moved, CTX))["runs"][0]["results"]
+    assert {r["partialFingerprints"]["primaryLocationLineHash"] for r in again} <= set(hashes)
+
+
+def test_sarif_rule_descriptions_stay_within_code_scanning_s_limit() -> None:
+    """`fullDescription.text`: "Limited to 1024 characters"; intent-overlap's was 4,289."""
+    from tooldiff import docs
+
+    findings = tuple(reports.finding(code, "warning", ("a",), "m") for code in docs.codes())
+    data = json.loads(sarif.render(replace(reports.overlap_pr(), findings=findings), CTX))
+    texts = [r["fullDescription"]["text"] for r in data["runs"][0]["tool"]["driver"]["rules"]]
+    assert texts and all(len(t) <= 1024 for t in texts)
+    assert any(t.endswith("…") for t in texts)

@@ -1,9 +1,11 @@
 """SARIF 2.1.0 for code scanning (`github/codeql-action/upload-sarif`).
 
 `rules[]` carry the rule docs and a `helpUri` to the rule's section of docs/rules.md. Each result has a
-physical location and the baseline's fingerprint as the partial fingerprint `tooldiff/v1` (upload-sarif
-adds its own line hash; which one code scanning matches alerts on is GitHub's choice). Baselined and
-ignored findings are results with an accepted suppression.
+physical location and the baseline's fingerprint as the partial fingerprint `tooldiff/v1`, and as
+`primaryLocationLineHash`, the one code scanning matches alerts on ("Code scanning only uses the
+primaryLocationLineHash"): upload-sarif would hash the text of the result's line, which one line of
+minified JSON shares among all its results and a reworded description changes. Baselined and ignored
+findings are results with an accepted suppression.
 
 Code scanning rejects a whole file with more than 25,000 results in a run, so past that the most severe new
 findings are kept, then accepted ones, and the run's invocation says how many were left out.
@@ -50,7 +52,7 @@ def _rule(code: str, example: Finding, severity: str | None) -> dict[str, Any]:
         "id": code,
         "name": code,
         "shortDescription": {"text": doc.summary or code},
-        "fullDescription": {"text": _plain(doc.sections.get("What it finds") or doc.summary or code)},
+        "fullDescription": {"text": _cut(_plain(doc.sections.get("What it finds") or doc.summary or code))},
         "help": {"text": help_text or doc.summary or code, "markdown": help_md or doc.summary or code},
         "helpUri": doc.help_uri,
         "defaultConfiguration": {"level": LEVELS.get(severity or doc.severity, "warning")},
@@ -59,6 +61,21 @@ def _rule(code: str, example: Finding, severity: str | None) -> dict[str, Any]:
 
 
 _FENCE = re.compile(r"^```\w*\n?", re.M)
+# Code scanning's limit on `fullDescription.text`: "Limited to 1024 characters".
+MAX_DESCRIPTION = 1024
+
+
+def _cut(text: str) -> str:
+    """At most MAX_DESCRIPTION characters, cut after a paragraph, a sentence or a word (the whole doc is in
+    `help`)."""
+    if len(text) <= MAX_DESCRIPTION:
+        return text
+    head = text[: MAX_DESCRIPTION - 2]  # room for " …"
+    for stop in ("\n\n", ". ", " "):
+        at = head.rfind(stop)
+        if at > MAX_DESCRIPTION // 2:
+            return head[: at + (1 if stop == ". " else 0)].rstrip() + " …"
+    return head + " …"
 
 
 def _plain(markdown: str) -> str:
@@ -94,7 +111,8 @@ def _related(f: Finding, places: Places) -> list[dict[str, Any]]:
     return out
 
 
-def _result(f: Finding, index: int, places: Places | None = None) -> dict[str, Any]:
+def _result(f: Finding, index: int, places: Places | None = None, occurrence: int = 1) -> dict[str, Any]:
+    """`occurrence`: how many results so far had this fingerprint (two same-named tools' findings)."""
     text = f.message + (f"\nFix: {f.fix}" if f.fix else "")
     result: dict[str, Any] = {
         "ruleId": f.code,
@@ -102,7 +120,8 @@ def _result(f: Finding, index: int, places: Places | None = None) -> dict[str, A
         "level": LEVELS.get(f.severity, "warning"),
         "message": {"text": text or f.code},
         "baselineState": BASELINE_STATE.get(f.status, "new"),
-        "partialFingerprints": {"tooldiff/v1": f.fingerprint},
+        "partialFingerprints": {"tooldiff/v1": f.fingerprint,
+                                "primaryLocationLineHash": f"{f.fingerprint[:32]}:{occurrence}"},
         "properties": {
             "status": f.status,
             "toolset": f.toolset,
@@ -123,6 +142,15 @@ def _result(f: Finding, index: int, places: Places | None = None) -> dict[str, A
              "justification": f"{f.reason} ({where})" if f.reason else where}
         ]
     return result
+
+
+def _occurrences(findings: list[Finding]) -> list[int]:
+    seen: dict[str, int] = {}
+    out = []
+    for f in findings:
+        seen[f.fingerprint] = seen.get(f.fingerprint, 0) + 1
+        out.append(seen[f.fingerprint])
+    return out
 
 
 def _kept(findings: list[Finding]) -> list[Finding]:
@@ -156,7 +184,8 @@ def as_dict(report: Report) -> dict[str, Any]:
             }
         },
         "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The repository root."}}},
-        "results": [_result(f, index[f.code], places) for f in findings],
+        "results": [_result(f, index[f.code], places, n) for f, n in zip(findings, _occurrences(findings),
+                                                                           strict=True)],
         "columnKind": "unicodeCodePoints",
     }
     if len(findings) < len(every):
