@@ -1004,3 +1004,16 @@ def test_a_config_whose_toolsets_name_the_tool_files_is_no_paths_typo(repo: Path
     commit(repo, {".tooldiff.yml": config, "agent/tools.json": HEAD_TOOLS}, "config")
     report = run_diff(repo, "main", "pr")
     assert {t.name for t in report.tools} == {"find_document"}
+
+
+def test_a_resolved_parse_error_of_a_renamed_file_is_placed_at_its_base_path(repo: Path) -> None:
+    """`git mv tools/x.json tools/y.json` and a fix: the resolved parse-error pointed at tools/y.json, a
+    path the base does not have, so its link (made at the base) was a 404."""
+    whole = json.dumps(BASE_TOOLS, indent=1).encode()
+    commit(repo, {"tools/x.json": whole[:-3]}, "broken")  # git's rename detection needs them alike
+    git(repo, "checkout", "-q", "-b", "fix")
+    git(repo, "mv", "tools/x.json", "tools/y.json")
+    commit(repo, {"tools/y.json": whole}, "renamed and fixed")
+    report = run_diff(repo, "pr", "fix")
+    assert [(f.code, f.file) for f in report.resolved if f.code == "parse-error"] == [
+        ("parse-error", "tools/x.json")]

@@ -49,17 +49,21 @@ def translate(
     return out
 
 
-def compare(base: Sequence[Finding], head: Sequence[Finding]) -> tuple[list[Finding], list[Finding]]:
-    """(head findings marked new or existing, resolved base findings). `base` must be translated."""
+def compare(base: Sequence[Finding], head: Sequence[Finding], at_base: Sequence[Finding] | None = None
+            ) -> tuple[list[Finding], list[Finding]]:
+    """(head findings marked new or existing, resolved base findings). `base` must be translated;
+    `at_base`, the same findings untranslated, places a resolved one where it was (a renamed file's old
+    path: its line is the base file's, and a link to it is made at the base)."""
     base_fps = {f.fingerprint for f in base}
     head_fps = {f.fingerprint for f in head}
     marked = [replace(f, status="existing" if f.fingerprint in base_fps else "new") for f in head]
     seen: set[str] = set()
     resolved = []
-    for f in base:
+    for k, f in enumerate(base):
         if f.fingerprint not in head_fps and f.fingerprint not in seen:
             seen.add(f.fingerprint)
-            resolved.append(replace(f, status="resolved"))
+            was = at_base[k] if at_base is not None else f
+            resolved.append(replace(f, status="resolved", file=was.file, line=was.line))
     return marked, resolved
 
 

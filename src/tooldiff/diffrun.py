@@ -195,7 +195,7 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     base_findings = aligned.drop_unseen(a_base.findings)
     moves = tree.move_map()
     moved = translate(base_findings, tree, renames, moves)
-    marked, resolved = compare(moved, a_head.findings)
+    marked, resolved = compare(moved, a_head.findings, base_findings)
     trusted = head.source if baseline_from == "head" else base.source
     baseline = load_baseline(trusted.read_many([config.baseline]).get(config.baseline), config.baseline)
     findings = apply_status(marked, baseline, config)
