@@ -213,20 +213,33 @@ def _bounds_short(x: ToolView, y: ToolView) -> bool:
     if not vendors or not x.terms.contrast_sentences:
         return False
     parts = [p for p in split_identifier(y.name) if normalise_name_word(p) not in vendors]
-    short = "_".join(parts)
-    if len(short) < 4 or short in split_identifier(x.name):
+    if sum(map(len, parts)) < 4 or (len(parts) == 1 and parts[0] in split_identifier(x.name)):
         return False
-    pointer = re.compile(rf"\b(?:use|see|call|prefer|try)\s+(?:the\s+)?[`'\"]?{re.escape(short)}\b")
+    short = r"[-_ ]?".join(re.escape(p) for p in parts)  # batch_scrape, batch-scrape, batchScrape
+    pointer = re.compile(rf"\b(?:use|see|call|prefer|try)\s+(?:the\s+)?[`'\"]?{short}\b", re.IGNORECASE)
     return any(pointer.search(sentence) for sentence in x.terms.contrast_sentences)
 
 
 def _swapped_objects(a: ToolView, b: ToolView) -> bool:
     """`get_group_users` / `get_user_groups`, `getDocsForSymbol` / `getSymbolsInDoc`: the same objects named
-    in the opposite order are an inverse relation (the users of a group, the groups of a user)."""
-    verbs = lexicon().action_classes
-    oa = list(dict.fromkeys(t for t in a.core if t not in verbs))
-    ob = list(dict.fromkeys(t for t in b.core if t not in verbs))
+    in the opposite order are an inverse relation (the users of a group, the groups of a user). A
+    preposition puts its object first (`get_file_from_repo` is `get_repo_file`)."""
+    oa, ob = _objects(a), _objects(b)
     return len(oa) >= 2 and set(oa) == set(ob) and oa != ob
+
+
+_PREPOSITIONS = frozenset({"from", "in", "of", "for", "on", "at", "within", "inside"})
+
+
+def _objects(v: ToolView) -> list[str]:
+    """The object terms of v's name, modifier first: `file_from_repo` gives repo, file."""
+    parts = [p.lower() for p in split_identifier(v.tool.name)]
+    at = next((k for k, p in enumerate(parts) if p in _PREPOSITIONS), None)
+    if at is not None:
+        parts = parts[at + 1:] + parts[:at]
+    verbs, core = lexicon().action_classes, set(v.core)
+    terms = (normalise_name_word(p) for p in parts)
+    return list(dict.fromkeys(t for t in terms if t and t in core and t not in verbs))
 
 
 def _same_text(a: ToolView, b: ToolView) -> bool:

@@ -1042,3 +1042,30 @@ def test_the_same_tool_from_two_vendors_overlaps_whatever_else_the_toolset_holds
     weather = _t("get_weather", "Get the current weather for a city.", _schema(city="string"))
     assert _toolset_headline([brave, tavily, weather], "brave_search", "tavily_search") == "intent-overlap"
     assert _headline(brave, tavily) == "intent-overlap"
+
+
+def test_a_preposition_puts_its_object_first_so_the_same_objects_are_not_an_inverse() -> None:
+    """`get_repo_file` / `get_file_from_repo` name one thing: the file of a repo. Read as an inverse
+    relation (`_swapped_objects`), their overlap lost its merge advice."""
+    schema = _schema(repo="string", path="string")
+    a = _t("get_repo_file", "Get the contents of a file in a repository.", schema)
+    b = _t("get_file_from_repo", "Get a file's contents from a repository.", schema)
+    assert _headline(a, b) == "intent-overlap"
+    assert _headline(_t("zid_get_group_users", "Get users in a ZIdentity group (read-only)"),
+                     _t("zid_get_user_groups", "Get groups for a ZIdentity user (read-only)")) is None
+
+
+@pytest.mark.parametrize(("other", "named"), [
+    ("firecrawl_batch_scrape", "batch_scrape"), ("firecrawl-batch-scrape", "batch-scrape"),
+    ("firecrawlBatchScrape", "batchScrape"), ("firecrawl_batch_scrape", "batchScrape"),
+])
+def test_a_boundary_may_name_a_tool_without_its_vendor_in_any_spelling(other: str, named: str) -> None:
+    from tooldiff import overlap, pairs
+    from tooldiff.rules.base import Context
+
+    a = _t("firecrawl_extract", "Extract structured data from web pages. Not recommended for: the full "
+           f"content of many pages (use {named}).")
+    b = _t(other, "Scrape many web pages at once and return their content.")
+    c = _t("firecrawl_map", "Map a website to discover its URLs.")
+    views = pairs.analyse_toolset([make_tool(t, k) for k, t in enumerate((a, b, c))], Context())
+    assert overlap._bounds_short(views[0], views[1])
