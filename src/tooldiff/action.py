@@ -44,7 +44,13 @@ def _bad_input() -> tuple[type[Exception], ...]:
     return (SettingsError, *_run_errors(), json.JSONDecodeError)
 
 
+_ANNOTATED: dict[str, int] = {}  # the annotations this run printed itself, per command
+
+
 def _say(message: str) -> None:
+    command = message[2:].split(" ", 1)[0].split("::", 1)[0] if message.startswith("::") else ""
+    if command in ("notice", "warning", "error"):
+        _ANNOTATED[command] = _ANNOTATED.get(command, 0) + 1
     print(message, flush=True)
 
 
@@ -187,7 +193,8 @@ def run(settings: Settings, event: Mapping[str, Any],
         notes += published
     # After our own notices: the runner shows only the first 10 annotations of a level in a step, and ten
     # findings printed first would hide why no comment was posted or that posting failed.
-    gha.emit(render("annotations", report, ctx).splitlines())
+    taken = dataclasses.replace(ctx, annotated=tuple(sorted(_ANNOTATED.items())))
+    gha.emit(render("annotations", report, taken).splitlines())
     summary = render("github", report, ctx)
     gha.append_summary(settings.summary_path, summary + "".join(f"\n> {n}\n" for n in notes))
     gha.write_outputs(settings.output_path, actionout.outputs(report, report_json=report_json, sarif=sarif))
@@ -229,6 +236,7 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     from tooldiff.render.escape import plain
 
     env = os.environ if env is None else env
+    _ANNOTATED.clear()  # one step, one budget (tests run several in one process)
     try:
         settings = from_env(env)
         gha.add_mask(settings.token)

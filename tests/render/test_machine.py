@@ -254,3 +254,15 @@ def test_sarif_rule_descriptions_stay_within_code_scanning_s_limit() -> None:
     texts = [r["fullDescription"]["text"] for r in data["runs"][0]["tool"]["driver"]["rules"]]
     assert texts and all(len(t) <= 1024 for t in texts)
     assert any(t.endswith("…") for t in texts)
+
+
+def test_annotations_leave_room_for_the_run_s_own_notices() -> None:
+    """The runner shows 10 annotations of a level per step. A run that printed a notice of its own (the SARIF
+    file holds the changed tools only) then showed 10 findings' notices: the 10th was dropped unseen, and
+    the count of those not annotated was one short."""
+    infos = tuple(reports.finding("missing-description", "info", (f"t{i}",), f"m{i}", line=i + 1)
+                  for i in range(12))
+    report = replace(reports.overlap_pr(), findings=infos)
+    out = annotations.render(report, replace(CTX, annotated=(("notice", 1),))).splitlines()
+    assert sum(line.startswith("::notice ") for line in out) == 9
+    assert out[-1] == "tooldiff: 3 more new findings are not annotated; see the job summary."

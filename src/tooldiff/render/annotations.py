@@ -48,10 +48,11 @@ def annotation(f: Finding) -> str:
 
 def render(report: Report, ctx: RenderContext) -> str:
     lines: list[str] = []
+    taken = dict(ctx.annotated)
     shown: dict[str, int] = {}
     left = 0
     for f in ordered(x for x in report.findings if x.status == "new"):
-        if shown.get(f.severity, 0) >= PER_LEVEL:
+        if shown.get(f.severity, 0) + taken.get(COMMANDS.get(f.severity, "warning"), 0) >= PER_LEVEL:
             left += 1
             continue
         shown[f.severity] = shown.get(f.severity, 0) + 1

@@ -50,6 +50,9 @@ class RenderContext:
     statistics: bool = False  # text: one line per rule code with its count, instead of every finding
     # Text: a `path:line` opens from where the command ran. The machine formats keep root paths.
     paths_from: PathsFrom = AT_ROOT
+    # Annotations the run printed itself before the findings', per command (`notice`, `warning`, `error`):
+    # they take some of the runner's 10 per level and step.
+    annotated: tuple[tuple[str, int], ...] = ()
 
     def shown_path(self, path: str) -> str:
         return self.paths_from.show(path)
