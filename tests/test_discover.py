@@ -280,3 +280,14 @@ def test_request_captures_and_logs_are_not_one_tool_files() -> None:
     assert [len(f.tools) for f in files] == [1, 1, 1, 1, 1, 1, 1, 1, 1]
     groups = group_toolsets(files, Config.default())
     assert [g.id for g in groups] == ["defs", "logs/a.jsonl", "logs/b.jsonl", "req/a.json", "req/b.json"]
+
+
+def test_a_request_one_level_down_is_not_a_one_tool_file() -> None:
+    """A Batch line keeps its request under `body`, a proxy capture under `request`: requests still."""
+    batch = {"custom_id": "r1", "method": "POST", "url": "/v1/chat/completions",
+             "body": _request("search_docs")}
+    capture = {"request": _request("search_docs"), "response": {"id": "x"}}
+    files = [parse_bytes(f"batches/r{k}.jsonl", json.dumps(batch).encode()) for k in (1, 2)]
+    files += [parse_bytes(f"proxy/c{k}.json", json.dumps(capture).encode()) for k in (1, 2)]
+    assert [len(f.tools) for f in files] == [1, 1, 1, 1] and not any(f.one_tool for f in files)
+    assert len(group_toolsets(files, Config.default())) == 4

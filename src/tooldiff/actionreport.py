@@ -156,7 +156,7 @@ def _audit(settings: Settings, plan: Plan) -> Report:
             globs = unmatched_paths(config, report)
             raise PathsError(f"paths: {', '.join(map(repr, globs))} match{'es' * (len(globs) == 1)} no tool "
                              f"file committed at {head}: nothing was checked.")
-        report = report.noted(*unmatched_settings(config, report))
+        report = report.noted(*unmatched_settings(config, report, dumped=bool(head_dump)))
     if getattr(config, "sources", ()) and not head_dump:
         report = report.noted(COMMANDS_REFUSED)
     return report

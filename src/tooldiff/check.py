@@ -187,12 +187,14 @@ class Judged(Protocol):
     def findings(self) -> Sequence[Finding]: ...
 
 
-def unmatched_settings(config: Config, report: Judged) -> list[str]:
+def unmatched_settings(config: Config, report: Judged, *, dumped: bool = False) -> list[str]:
     """Config entries that name nothing in a whole-tree report. The schema cannot tell a typo in a glob, a
-    toolset id or a tool name from a real one, and such an entry silently does nothing."""
+    toolset id or a tool name from a real one, and such an entry silently does nothing. `dumped`: tools
+    came as a dump too, so `paths` may name generated files that are not there."""
     ids = {ts.id for ts in report.toolsets} | {s.toolset for s in config.sources}  # check runs no command
     names = {t.name for t in report.tools}
-    out = [f"paths: {glob!r} matches no tool file." for glob in unmatched_paths(config, report)]
+    globs = [] if dumped else unmatched_paths(config, report)
+    out = [f"paths: {glob!r} matches no tool file." for glob in globs]
     owner = {f: ts.id for ts in report.toolsets for f in ts.files}
     for spec in config.toolsets:
         if spec.name in ids:

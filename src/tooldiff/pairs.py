@@ -241,8 +241,8 @@ SHARED_EDGE_MIN_TOOLS = 3  # below this a toolset says nothing about which edges
 
 def analyse_toolset(tools: Sequence[Tool], ctx: Context) -> list[ToolView]:
     """`analyse` for each tool of one toolset, where a word at the edge of a name is a vendor's only when
-    the toolset shows it: a sibling's name starts (or ends) with it too (`databricks_`, `zid_`), or what is
-    left of the name is another tool's name, or what is left of it (`brave_search` / `tavily_search`). A word
+    the toolset shows it: a sibling's name starts (or ends) with it too (`databricks_`, `zid_`), or a
+    sibling that lost an edge word too is left with the same name (`brave_search` / `tavily_search`). A word
     at the edge of one tool alone (`prioritize_task`, `get_dex_quote_eth`, `grep_search`) is that tool's
     own word. A toolset too small to tell keeps every edge `vendor_terms` finds."""
     if len(tools) < SHARED_EDGE_MIN_TOOLS:
@@ -255,7 +255,10 @@ def analyse_toolset(tools: Sequence[Tool], ctx: Context) -> list[ToolView]:
         cut.append((found, tuple(w for w in terms.name_seq if w not in found)))
     firsts = Counter(s[0] for s in seqs if len(s) >= 2)
     lasts = Counter(s[-1] for s in seqs if len(s) >= 2)
-    names = Counter(n for seq, (_, rest) in zip(seqs, cut, strict=True) for n in {seq, rest})
+    # What is left once edge words are cut, counted over the tools that lost one: two such tools with one
+    # rest are one tool from two vendors (a tool named the rest alone does not show its sibling's edge is a
+    # vendor's: `force_delete_branch` beside `delete_branch`).
+    names = Counter(rest for found, rest in cut if found)
     views = []
     for t, seq, (found, rest) in zip(tools, seqs, cut, strict=True):
         kept = frozenset(v for v in found if names[rest] >= 2 or (v == seq[0] and firsts[v] >= 2)

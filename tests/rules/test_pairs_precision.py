@@ -1069,3 +1069,28 @@ def test_a_boundary_may_name_a_tool_without_its_vendor_in_any_spelling(other: st
     c = _t("firecrawl_map", "Map a website to discover its URLs.")
     views = pairs.analyse_toolset([make_tool(t, k) for k, t in enumerate((a, b, c))], Context())
     assert overlap._bounds_short(views[0], views[1])
+
+
+@pytest.mark.parametrize(("values", "flagged"), [
+    (["read_only", "read_write"], False), (["fast_search", "deep_search"], False),
+    (["auto_merge", "manual_review"], False), (["set", "add"], False), (["list", "create"], True),
+])
+def test_a_mode_of_settings_is_no_mode_argument_though_its_values_hold_verbs(
+        values: list[str], flagged: bool) -> None:
+    schema = {"type": "object", "required": ["mode"], "properties": {
+        "mode": {"type": "string", "description": "How to run.", "enum": values}}}
+    tool = _t("run_thing", "Do something with the thing.", schema)
+    assert ("run_thing" in run_toolset([make_tool(tool, 0)]).tools["mode-argument"]) is flagged
+
+
+@pytest.mark.parametrize(("name", "other"), [
+    ("force_delete_branch", "delete_branch"), ("recursive_list_files", "list_files"),
+    ("fuzzy_search", "search"), ("async_run_query", "run_query"), ("prioritize_task", "task"),
+])
+def test_a_modifier_before_a_sibling_s_name_is_no_vendor(name: str, other: str) -> None:
+    """Only two tools that each lost an edge word and are left with one name show a vendor's word: a word
+    before a sibling's whole name is a modifier (`force_delete_branch` beside `delete_branch`)."""
+    a = _t(name, "Remove it and everything under it, without asking.", _schema(name="string"))
+    b = _t(other, "Look it up by name and return what is found.", _schema(name="string"))
+    c = _t("get_weather", "Get the current weather for a city.", _schema(city="string"))
+    assert _toolset_headline([a, b, c], name, other) != "intent-overlap"

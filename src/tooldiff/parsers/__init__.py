@@ -92,9 +92,20 @@ REQUEST_KEYS = frozenset({"model", "messages", "contents", "input", "system", "s
 
 
 def _defines_only(document: Any, parent: Path) -> bool:
-    """Whether a record under `parent` is a definition, not a tool offered in a request or by an agent whose
-    document holds a model, messages, contents, input or instructions beside it."""
-    return not (parent and isinstance(document, dict) and not REQUEST_KEYS.isdisjoint(document))
+    """Whether a record under `parent` is a definition, not a tool offered in a request or by an agent: no
+    object on its way down holds a model, messages, contents, input or instructions beside it (a request
+    may sit deeper, as a Batch line's `body` or a proxy capture's `request`)."""
+    node = document
+    for key in parent:
+        if isinstance(node, dict):
+            if not REQUEST_KEYS.isdisjoint(node):
+                return False
+            node = node.get(key)
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            return True
+    return True
 
 
 def _once(tools: list[Tool], lists: list[tuple[Path, tuple[str, ...]]]) -> list[Tool]:

@@ -54,13 +54,18 @@ _SAYS_BEHAVIOURS = re.compile(r"\b(?:behaviou?rs?|tools?|operations?|actions?)\b
 
 
 def _selects_behaviours(name: str, prop: dict[str, Any], values: list[Any]) -> bool:
-    """An enum whose values name operations (two of them, each by one of its words: `create_issue`,
-    `listIssues`, `get` / `set`, `left_click`); a `mode` also when its description says the values are
-    behaviours. `action: allow | deny` names no operation: it is a field of the one thing the tool does."""
-    if sum(1 for v in values if isinstance(v, str) and _names_operation(v)) >= 2:
-        return True
+    """An `action` or `operation` enum whose values name operations (two of them, each by one of its words:
+    `create_issue`, `listIssues`, `get` / `set`, `left_click`); `action: allow | deny` names no operation:
+    it is a field of the one thing the tool does. A `mode` when two values are operations outright, or its
+    description says the values are behaviours."""
     if name != "mode":
-        return False
+        return sum(1 for v in values if isinstance(v, str) and _names_operation(v)) >= 2
+    # A mode's values are settings unless two are operations outright (`list`, `create`): `read_only` /
+    # `read_write` and `fast_search` / `deep_search` set how the one behaviour runs.
+    actions = lexicon().action_classes
+    terms = (normalise_name_word(v.lower()) for v in values if isinstance(v, str))
+    if len({t for t in terms if t in actions}) >= 2:
+        return True
     description = prop.get("description")
     return isinstance(description, str) and bool(_SAYS_BEHAVIOURS.search(description))
 
