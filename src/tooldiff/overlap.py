@@ -20,6 +20,7 @@ from tooldiff.lexicon import lexicon
 from tooldiff.pairs import ToolView
 from tooldiff.terms import (
     bounds,
+    fold_plural,
     names_alias,
     normalise_name_word,
     reversed_direction,
@@ -222,24 +223,33 @@ def _bounds_short(x: ToolView, y: ToolView) -> bool:
 
 def _swapped_objects(a: ToolView, b: ToolView) -> bool:
     """`get_group_users` / `get_user_groups`, `getDocsForSymbol` / `getSymbolsInDoc`: the same objects named
-    in the opposite order are an inverse relation (the users of a group, the groups of a user). A
-    preposition puts its object first (`get_file_from_repo` is `get_repo_file`)."""
-    oa, ob = _objects(a), _objects(b)
-    return len(oa) >= 2 and set(oa) == set(ob) and oa != ob
+    in the opposite order, each name ending on a plural, are an inverse relation (the users of a group, the
+    groups of a user). A preposition puts its object first (`get_file_from_repo` is `get_repo_file`).
+    Without the plurals a reordered name is one thing said two ways (`url_encode` / `encode_url`,
+    `circle_area` / `area_circle`)."""
+    (oa, many_a), (ob, many_b) = _objects(a), _objects(b)
+    return len(oa) >= 2 and set(oa) == set(ob) and oa != ob and many_a and many_b
 
 
 _PREPOSITIONS = frozenset({"from", "in", "of", "for", "on", "at", "within", "inside"})
 
 
-def _objects(v: ToolView) -> list[str]:
-    """The object terms of v's name, modifier first: `file_from_repo` gives repo, file."""
+def _objects(v: ToolView) -> tuple[list[str], bool]:
+    """The object terms of v's name, modifier first (`file_from_repo` gives repo, file), and whether the
+    last of them is written as a plural (`users`)."""
     parts = [p.lower() for p in split_identifier(v.tool.name)]
     at = next((k for k, p in enumerate(parts) if p in _PREPOSITIONS), None)
     if at is not None:
         parts = parts[at + 1:] + parts[:at]
     verbs, core = lexicon().action_classes, set(v.core)
-    terms = (normalise_name_word(p) for p in parts)
-    return list(dict.fromkeys(t for t in terms if t and t in core and t not in verbs))
+    found: dict[str, str] = {}  # term -> the word that gave it, first
+    for p in parts:
+        t = normalise_name_word(p)
+        if t and t in core and t not in verbs:
+            found.setdefault(t, p)
+    terms = list(found)
+    last = found[terms[-1]] if terms else ""
+    return terms, bool(last) and fold_plural(last) != last
 
 
 def _same_text(a: ToolView, b: ToolView) -> bool:

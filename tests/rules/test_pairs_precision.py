@@ -1094,3 +1094,24 @@ def test_a_modifier_before_a_sibling_s_name_is_no_vendor(name: str, other: str) 
     b = _t(other, "Look it up by name and return what is found.", _schema(name="string"))
     c = _t("get_weather", "Get the current weather for a city.", _schema(city="string"))
     assert _toolset_headline([a, b, c], name, other) != "intent-overlap"
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("encode_url", "url_encode"), ("circle_area", "geometry_area_circle"), ("source_news", "news_source"),
+])
+def test_a_name_said_two_ways_is_no_inverse_relation(a: str, b: str) -> None:
+    """Only names ending on plurals are an inverse relation (`group_users` / `user_groups`)."""
+    from tooldiff import overlap, pairs
+    from tooldiff.rules.base import Context
+
+    views = pairs.analyse_toolset([make_tool(_t(a, "Do it."), 0), make_tool(_t(b, "Do it."), 1)], Context())
+    assert not overlap._swapped_objects(views[0], views[1])
+
+
+def test_info_and_details_name_one_thing() -> None:
+    """`get_instrument_details` / `get_instrument_info`: one tool from two servers, kept apart while `info`
+    was a name word and `details` not."""
+    schema = _schema(symbol="string")
+    a = _t("get_instrument_details", "Get the details of a trading instrument by its symbol.", schema)
+    b = _t("get_instrument_info", "Get information about a trading instrument by its symbol.", schema)
+    assert _headline(a, b) == "intent-overlap"
