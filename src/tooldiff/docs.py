@@ -34,7 +34,7 @@ RULE_FACTS: dict[str, tuple[str, ...]] = {
     "implicit-strict": ("strict_when_unset_formats",),
     "schema-limit": ("max_nesting_depth", "max_total_properties", "max_total_enum_values",
                      "max_large_enum_string_chars", "max_total_string_chars"),
-    "too-many-tools": ("max_tools",),
+    "too-many-tools": ("max_tools", "max_request_optional_params", "max_request_union_params"),
 }
 
 

@@ -35,6 +35,8 @@ FACT_TYPES: dict[str, type | tuple[type, ...]] = {
     "root_type_required": bool,
     "root_refused_keywords": list,
     "max_tools": int,
+    "max_request_optional_params": int,
+    "max_request_union_params": int,
     "tool_description_max_chars": int,
     "property_description_max_chars": int,
     "recursive_refs": bool,
@@ -67,6 +69,10 @@ class Target:
     root_type_required: bool  # the root must say "type": "object" itself (properties alone are refused)
     root_refused_keywords: tuple[str, ...]  # keywords refused at the root of the input schema, in order
     max_tools: int | None
+    # Over every tool of the target in one request: parameters not in `required`, and parameters that
+    # take `anyOf` or a list of types (Anthropic's strict tool use compiles them into one grammar).
+    max_request_optional_params: int | None
+    max_request_union_params: int | None
     tool_description_max_chars: int | None
     property_description_max_chars: int | None
     # None means "not documented", which the rules treat as unsupported.
@@ -134,6 +140,8 @@ def load_target(name: str, data: Mapping[str, Any]) -> Target:
         root_type_required=bool(v["root_type_required"]),
         root_refused_keywords=tuple(v["root_refused_keywords"] or ()),
         max_tools=v["max_tools"],
+        max_request_optional_params=v["max_request_optional_params"],
+        max_request_union_params=v["max_request_union_params"],
         tool_description_max_chars=v["tool_description_max_chars"],
         property_description_max_chars=v["property_description_max_chars"],
         recursive_refs=v["recursive_refs"],

@@ -671,3 +671,25 @@ def test_gemini_parameters_take_only_the_fields_of_google_s_schema_object() -> N
     extra = by_pointer["/input_schema/additionalProperties"]
     assert "Gemini" in extra.message and "parametersJsonSchema" in extra.fix  # whatever the targets
     assert "nullable" in by_pointer["/input_schema/properties/note/type"].fix
+
+
+def test_anthropic_strict_limits_optional_and_union_parameters_across_a_request() -> None:
+    """Strict tool use compiles every strict schema of a request into one grammar: at most 24 optional
+    parameters and 16 that take `anyOf` or a list of types, over all of them ("Schema is too complex")."""
+    from tooldiff.rules import too_many_tools
+
+    def strict_tool(i: int, optional: int, unions: int) -> Tool:
+        props: dict[str, Any] = {f"o{k}": {"type": "string"} for k in range(optional)}
+        props |= {f"u{k}": {"type": ["string", "null"]} for k in range(unions)}
+        return tool({"type": "object", "properties": props, "required": [f"u{k}" for k in range(unions)]},
+                    name=f"t{i}")
+
+    ctx = Context(targets=resolve(("anthropic-strict",)), options={})
+    heavy = Toolset(id="t.json", files=("t.json",), tools=tuple(strict_tool(i, 10, 6) for i in range(3)))
+    [p] = list(too_many_tools.check(heavy, ctx))
+    assert "30 optional parameters" in p.message and "(max 24)" in p.message
+    assert "18 parameters with anyOf or a list of types" in p.message and "(max 16)" in p.message
+    light = Toolset(id="t.json", files=("t.json",), tools=tuple(strict_tool(i, 8, 5) for i in range(3)))
+    assert list(too_many_tools.check(light, ctx)) == []
+    plain = Context(targets=resolve(("anthropic",)), options={})
+    assert list(too_many_tools.check(heavy, plain)) == []
