@@ -1017,3 +1017,39 @@ def test_a_resolved_parse_error_of_a_renamed_file_is_placed_at_its_base_path(rep
     report = run_diff(repo, "pr", "fix")
     assert [(f.code, f.file) for f in report.resolved if f.code == "parse-error"] == [
         ("parse-error", "tools/x.json")]
+
+
+def test_a_tool_that_makes_an_unchanged_one_s_prefix_a_vendor_re_judges_its_pairs(repo: Path) -> None:
+    """Adding `tavily_search` beside `brave_search` shows `brave_` to be a vendor's prefix, so the pair of
+    the unchanged `brave_search` and `search` is judged anew at head: `tooldiff diff` must say what
+    `check` of each side says of it (new == check(head) - check(base))."""
+    query = {"type": "object", "properties": {"query": {"type": "string", "description": "Words to find."}},
+             "required": ["query"]}
+    text = "Search the web and return the top results for a query."
+
+    def t(name: str, description: str = text, schema: dict[str, Any] = query) -> dict[str, Any]:
+        return {"name": name, "description": description, "input_schema": schema}
+
+    city = {"type": "object", "properties": {"city": {"type": "string", "description": "A city."}}}
+    base = [t("brave_search"), t("search"), t("get_weather", "Get the current weather for a city.", city),
+            t("get_time", "Get the current time in a city.", city)]
+    commit(repo, {"agent/tools.json": base}, "base")
+    git(repo, "checkout", "-q", "-b", "add")
+    commit(repo, {"agent/tools.json": [*base, t("tavily_search")]}, "add tavily")
+    report = run_diff(repo, "pr", "add")
+    pair = {(f.code, tuple(sorted(f.tools)), f.status) for f in report.findings
+            if sorted(f.tools) == ["brave_search", "search"]}
+    gone = {(f.code, tuple(sorted(f.tools))) for f in report.resolved
+            if sorted(f.tools) == ["brave_search", "search"]}
+    from tooldiff.check import run_check
+    from tooldiff.sources import WorktreeSource
+
+    def judged(ref: str) -> set[tuple[str, tuple[str, ...]]]:
+        git(repo, "checkout", "-q", ref)
+        found = run_check(WorktreeSource(repo), Config.default()).findings
+        return {(f.code, tuple(sorted(f.tools))) for f in found
+                if sorted(f.tools) == ["brave_search", "search"]}
+
+    at_base, at_head = judged("pr"), judged("add")
+    assert {(c, tools) for c, tools, status in pair if status == "new"} == at_head - at_base
+    assert gone == at_base - at_head

@@ -187,10 +187,12 @@ class Judged(Protocol):
     def findings(self) -> Sequence[Finding]: ...
 
 
-def unmatched_settings(config: Config, report: Judged, *, dumped: bool = False) -> list[str]:
+def unmatched_settings(config: Config, report: Judged, *, dumped: bool = False,
+                       dumps_apart: bool = False) -> list[str]:
     """Config entries that name nothing in a whole-tree report. The schema cannot tell a typo in a glob, a
     toolset id or a tool name from a real one, and such an entry silently does nothing. `dumped`: tools
-    came as a dump too, so `paths` may name generated files that are not there."""
+    came as a dump too, so `paths` may name generated files that are not there; `dumps_apart`: and they
+    are not in `report`, so an ignore or a tool setting may be theirs (not judged)."""
     ids = {ts.id for ts in report.toolsets} | {s.toolset for s in config.sources}  # check runs no command
     names = {t.name for t in report.tools}
     globs = [] if dumped else unmatched_paths(config, report)
@@ -215,12 +217,13 @@ def unmatched_settings(config: Config, report: Judged, *, dumped: bool = False) 
             out.append(f"toolsets: {spec.name!r} is also the id of {', '.join(strays)}, which its files do "
                        "not match: the two were analysed as one toolset. Rename the toolset.")
     out += shared_files(config, report)
-    out += [f"ignores: {ig.code} on {ig.tool!r} matches no finding." for ig in unused_ignores(config, report)]
+    unused = [] if dumps_apart else unused_ignores(config, report)
+    out += [f"ignores: {ig.code} on {ig.tool!r} matches no finding." for ig in unused]
     out += [f"toolset_targets: {key!r} names no toolset (a toolset id is a file, a folder of one-tool "
             "files or a toolsets name, as describe shows it)." for key in config.toolset_targets
             if key not in ids]
     out += [f"tools: {name!r} names no tool (tool names are matched exactly, not as globs)."
-            for name in config.tool_settings if name not in names and not config.sources]
+            for name in config.tool_settings if name not in names and not config.sources and not dumps_apart]
     return out
 
 

@@ -515,10 +515,11 @@ def run_diff(
                         base_ref=merge_base, head_ref=None if worktree else head_sha,
                         token_methods=token_methods, baseline_from=config_from)
     wrote = _config_bytes(base_src, cfg.path) != _config_bytes(head_src, cfg.path)
-    if cfg.full_scope and not paths and wrote and not dumps:  # with dumps, tools are not all read here
-        # This PR wrote the config, and every file was read: say what of it names nothing, as `check` does.
+    if cfg.full_scope and not paths and wrote:
+        # This PR wrote the config, and every file was read: say what of it names nothing, as `check` does
+        # (what dumps the caller compares apart may answer is not judged).
         tree = _Tree(head_side.toolsets, [t for ts in head_side.toolsets for t in ts.tools], report.findings)
-        report = report.noted(*unmatched_settings(config, tree))
+        report = report.noted(*unmatched_settings(config, tree, dumped=dumps, dumps_apart=dumps))
     return report
 
 

@@ -222,13 +222,13 @@ def _bounds_short(x: ToolView, y: ToolView) -> bool:
 
 
 def _swapped_objects(a: ToolView, b: ToolView) -> bool:
-    """`get_group_users` / `get_user_groups`, `getDocsForSymbol` / `getSymbolsInDoc`: the same objects named
-    in the opposite order, each name ending on a plural, are an inverse relation (the users of a group, the
-    groups of a user). A preposition puts its object first (`get_file_from_repo` is `get_repo_file`).
-    Without the plurals a reordered name is one thing said two ways (`url_encode` / `encode_url`,
-    `circle_area` / `area_circle`)."""
+    """`get_group_users` / `get_user_groups`, `getDocsForSymbol` / `getSymbolsInDoc`, `get_folder_files` /
+    `get_file_folder`: the same objects named in the opposite order, one name ending on a plural, are an
+    inverse relation (the users of a group, the groups of a user). A preposition puts its object first
+    (`get_file_from_repo` is `get_repo_file`). Without a plural a reordered name is one thing said two ways
+    (`url_encode` / `encode_url`, `circle_area` / `area_circle`)."""
     (oa, many_a), (ob, many_b) = _objects(a), _objects(b)
-    return len(oa) >= 2 and set(oa) == set(ob) and oa != ob and many_a and many_b
+    return len(oa) >= 2 and set(oa) == set(ob) and oa != ob and (many_a or many_b)
 
 
 _PREPOSITIONS = frozenset({"from", "in", "of", "for", "on", "at", "within", "inside"})

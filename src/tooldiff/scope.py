@@ -65,14 +65,20 @@ def scopes(diff: TreeDiff, *, full: bool = False) -> tuple[Scope, Scope]:
             Scope(frozenset(head), frozenset(head_sets), full))
 
 
-def candidate_pairs(toolsets: Sequence[Toolset], config: Config) -> dict[str, set[tuple[str, str]]]:
-    """Toolset id -> the name pairs `pairs.candidates` proposes, with the engine's own views."""
+Candidates = dict[str, set[tuple[str, str]]]  # toolset id -> name pairs
+Cores = dict[str, dict[str, tuple[str, ...]]]  # toolset id -> tool name -> its name's terms, vendors cut
+
+
+def candidate_pairs(toolsets: Sequence[Toolset], config: Config) -> tuple[Candidates, Cores]:
+    """Toolset id -> the name pairs `pairs.candidates` proposes, with the engine's own views; and each
+    tool's core (which edge words of its name the toolset shows to be a vendor's)."""
     from tooldiff import pairs, rules
     from tooldiff.engine import Engine
 
     eng = Engine(config, {})
     codes = [c for c in rules.PAIR_PRECEDENCE if c in eng.enabled]
-    out: dict[str, set[tuple[str, str]]] = {}
+    out: Candidates = {}
+    cores: Cores = {}
     for ts in toolsets:
         if not codes or len(ts.tools) < 2:
             out[ts.id] = set()
@@ -81,7 +87,8 @@ def candidate_pairs(toolsets: Sequence[Toolset], config: Config) -> dict[str, se
         views = pairs.analyse_toolset(ts.tools, ctx)
         found = pairs.candidates(views, intent=pairs.needs_intent(codes))
         out[ts.id] = {_pair(ts.tools[i].name, ts.tools[j].name) for i, j in found}
-    return out
+        cores[ts.id] = {v.tool.name: v.core for v in views}
+    return out, cores
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:
@@ -90,7 +97,7 @@ def _pair(a: str, b: str) -> tuple[str, str]:
 
 def widen(diff: TreeDiff, base: Scope, head: Scope, config: Config,
           unseen: Callable[[str, str, str], bool] | None = None) -> tuple[Scope, Scope]:
-    """Add neighbours, and the pairs of two unchanged tools whose candidacy flipped.
+    """Add neighbours, and the pairs of two unchanged tools whose candidacy flipped or whose view changed.
 
     The candidate search looks at the whole toolset (how common a term is), so adding a tool can make
     or unmake a pair of two unchanged tools. Analysing those pairs on both sides keeps the invariant:
@@ -100,8 +107,8 @@ def widen(diff: TreeDiff, base: Scope, head: Scope, config: Config,
     if head.full:
         return base, head
     both = [d for d in diff.changed if d.base is not None and d.head is not None]
-    base_c = candidate_pairs([d.base for d in both if d.base is not None], config)
-    head_c = candidate_pairs([d.head for d in both if d.head is not None], config)
+    base_c, base_cores = candidate_pairs([d.base for d in both if d.base is not None], config)
+    head_c, head_cores = candidate_pairs([d.head for d in both if d.head is not None], config)
     b_pairs: set[tuple[str, str, str]] = set()
     h_pairs: set[tuple[str, str, str]] = set()
     near: set[Key] = set()
@@ -117,7 +124,13 @@ def widen(diff: TreeDiff, base: Scope, head: Scope, config: Config,
                 near.add((d.id, b))
             elif (d.id, b) in head.changed and (d.id, a) not in head.changed:
                 near.add((d.id, a))
-        for a, b in at_base ^ at_head:
+        # An unchanged tool whose vendor edges the PR's tools changed (`brave_` is a vendor once
+        # `tavily_search` joins `brave_search`) is seen anew in every pair it is a candidate in.
+        was, now = base_cores.get(d.base_id, {}), head_cores.get(d.id, {})
+        seen_anew = {n for n, core in now.items() if (d.id, n) not in head.changed
+                     and was.get(old_name.get(n, n), core) != core}
+        flipped = at_base ^ at_head
+        for a, b in flipped | {p for p in at_base | at_head if not seen_anew.isdisjoint(p)}:
             if (d.id, a) in head.changed or (d.id, b) in head.changed:
                 continue
             h_pairs.add((d.id, a, b))

@@ -626,7 +626,8 @@ def test_a_pr_whose_tools_are_all_generated_compares_the_dumps_under_a_paths_con
     """`paths` names the generated files only (never committed): with both dumps given, the PR compares
     them, where the config's globs must not make it exit 2 nor leave the dumps unread."""
     pr = PullRequest(tmp_path, fake)
-    pr.push({".tooldiff.yml": "paths: ['build/tools/*.json']\n"})
+    config = "paths: ['build/tools/*.json']\ntoolsets:\n  - {name: agent, files: ['agnet/*']}\n"
+    pr.push({".tooldiff.yml": config})
     tool = {"name": "math.sum", "description": "Add two numbers and return the sum.",
             "input_schema": {"type": "object", "properties": {"a": {"type": "number", "description": "A."}}}}
     (pr.repo / "dumps").mkdir()
@@ -639,3 +640,24 @@ def test_a_pr_whose_tools_are_all_generated_compares_the_dumps_under_a_paths_con
     report = json.loads((pr.repo / "report.json").read_text())
     assert [(t["name"], t["change"]) for t in report["tools"]] == [("math.sum", "added")]
     assert not [n for n in report["notes"] if n.startswith("paths:")], report["notes"]
+    assert any(n.startswith("toolsets: 'agent' holds no tools") for n in report["notes"]), report["notes"]
+
+
+def test_the_run_s_own_notice_takes_one_of_the_ten_notice_annotations(
+        fake: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pr = PullRequest(tmp_path, fake)
+    props = {f"p{i}": {"type": "string"} for i in range(14)}  # 14 info findings: no descriptions
+    tools = helpdesk("head")
+    tools["tools"].append({"name": "fill_form", "description": "Fill the intake form of a new customer.",
+                           "input_schema": {"type": "object", "properties": props}})
+    pr.push({"tools.json": tools})
+    run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, comment="off",
+        fail_on="never", sarif_file="tooldiff.sarif", json_file="report.json")
+    out = capsys.readouterr().out.splitlines()
+    report = json.loads((pr.repo / "report.json").read_text())
+    new_infos = sum(1 for f in report["findings"] if f["status"] == "new" and f["severity"] == "info")
+    notices = [line for line in out if line.startswith("::notice")]
+    assert len(notices) == 10 and "holds the findings of the changed tools" in notices[0]
+    infos = sum(1 for line in out if line.startswith("::notice") and "missing-description" in line)
+    left = next(line for line in out if "more new findings are not annotated" in line)
+    assert new_infos > 10 and infos == 9 and left.startswith(f"tooldiff: {new_infos - 9} more")

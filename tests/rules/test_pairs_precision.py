@@ -1115,3 +1115,21 @@ def test_info_and_details_name_one_thing() -> None:
     a = _t("get_instrument_details", "Get the details of a trading instrument by its symbol.", schema)
     b = _t("get_instrument_info", "Get information about a trading instrument by its symbol.", schema)
     assert _headline(a, b) == "intent-overlap"
+
+
+@pytest.mark.parametrize(("a", "da", "b", "db"), [
+    ("get_folder_files", "Get the files in a folder.", "get_file_folder", "Get the folder of a file."),
+    ("get_team_members", "Get the members of a team.", "get_member_team", "Get the team of a member."),
+])
+def test_a_one_to_many_inverse_is_no_overlap(a: str, da: str, b: str, db: str) -> None:
+    schema = _schema(id="string")
+    c = _t("get_weather", "Get the current weather for a city.", _schema(city="string"))
+    assert _toolset_headline([_t(a, da, schema), _t(b, db, schema), c], a, b) is None
+
+
+@pytest.mark.parametrize("values", [["create_issue", "list_issues"], ["createIssue", "listIssues"]])
+def test_a_mode_of_operations_named_with_their_objects_is_a_mode_argument(values: list[str]) -> None:
+    schema = {"type": "object", "required": ["mode"], "properties": {
+        "mode": {"type": "string", "description": "How to run.", "enum": values}}}
+    tool = _t("run_thing", "Do something with the thing.", schema)
+    assert "run_thing" in run_toolset([make_tool(tool, 0)]).tools["mode-argument"]

@@ -62,9 +62,7 @@ def _selects_behaviours(name: str, prop: dict[str, Any], values: list[Any]) -> b
         return sum(1 for v in values if isinstance(v, str) and _names_operation(v)) >= 2
     # A mode's values are settings unless two are operations outright (`list`, `create`): `read_only` /
     # `read_write` and `fast_search` / `deep_search` set how the one behaviour runs.
-    actions = lexicon().action_classes
-    terms = (normalise_name_word(v.lower()) for v in values if isinstance(v, str))
-    if len({t for t in terms if t in actions}) >= 2:
+    if len({t for v in values if isinstance(v, str) and (t := _mode_operation(v))}) >= 2:
         return True
     description = prop.get("description")
     return isinstance(description, str) and bool(_SAYS_BEHAVIOURS.search(description))
@@ -72,6 +70,18 @@ def _selects_behaviours(name: str, prop: dict[str, Any], values: list[Any]) -> b
 
 # Verbs of `action` values that the pair rules' lexicon leaves out (there `set` is mostly a noun).
 _MORE_VERBS = frozenset({"set", "unset", "toggle", "enable", "disable", "screenshot"})
+
+
+def _mode_operation(value: str) -> str | None:
+    """The operation a `mode` value names, by its first word, when no other word of it is an operation or
+    `only` (`create_issue`, `listIssues`; not `read_only` or `read_write`: they set how one behaviour
+    runs)."""
+    actions = lexicon().action_classes
+    words = [w.lower() for w in split_identifier(value)]
+    first = normalise_name_word(words[0]) if words else None
+    if first not in actions or any(w == "only" or normalise_name_word(w) in actions for w in words[1:]):
+        return None
+    return first
 
 
 def _names_operation(value: str) -> bool:
