@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from tooldiff.terms import analysable, extract, fold_plural, mentions, normalise, split_identifier, text_terms
+from tooldiff.terms import (
+    _IDENT,
+    analysable,
+    extract,
+    fold_plural,
+    mentions,
+    normalise,
+    split_identifier,
+    text_terms,
+)
 
 
 @pytest.mark.parametrize(
@@ -203,3 +212,27 @@ def test_reversed_direction(a: str, b: str, expected: bool) -> None:
     from tooldiff.terms import reversed_direction
 
     assert reversed_direction(a, b) is expected
+
+
+def test_a_word_no_prose_has_gives_no_term() -> None:
+    """A 5,900-letter "word" was a term of its own, copied into the message and evidence of every pair that
+    shared it (a 32 KB file of aliased descriptions wrote a 1 GB report)."""
+    long = "x" * 5900
+    got = extract("tool_a", f"Find {long} in the index.")
+    assert long not in got.all and "index" in got.all
+
+
+def test_identifier_matching_is_unchanged_by_the_possessive_and_bounded_forms() -> None:
+    """`_IDENT` took quadratic time on `aAAA...A_` and `a/a/a/..._`; its bounded form must find the same
+    identifiers as the original pattern wherever a path has at most 16 slashes."""
+    import random
+    import re
+
+    original = re.compile(
+        r"\b(?:[A-Za-z][A-Za-z0-9\-]*+(?:/[A-Za-z0-9\-]++)*+[_.:][A-Za-z0-9\-]+(?:[_./:][A-Za-z0-9\-]+)*"
+        r"|[a-z]++(?:[A-Z][a-z0-9]*)+[A-Za-z0-9]*)\b")
+    rng = random.Random(11)
+    for alphabet in ("aAbB0_.:-/ zZ", "a/_.", "aA0-/", "abAB:/-_ "):
+        for _ in range(5000):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40)))
+            assert _IDENT.findall(text) == original.findall(text), text

@@ -26,9 +26,13 @@ from tooldiff.lexicon import lexicon
 # and so are words joined by slashes alone ("leave/PTO", "pending/approved"): a path needs a `_`, `.` or `:`.
 # The possessive `*+` / `++` never give back what the next part could not take anyway (its classes are
 # disjoint), so the match is the same and a plain word fails at once instead of backtracking letter by letter.
+# In the camelCase branch no shorter match could end on a `\b` either (it would end inside a run of word
+# characters): without them `aAAA...A_` took time quadratic in its length (0.17 s for 6,000 letters).
+# A path takes at most 16 `/` before its `_`, `.` or `:`: a search starts again at each word of
+# `a/a/a/...`, and each start read the whole chain (0.05 s for 6,000 characters).
 _IDENT = re.compile(
-    r"\b(?:[A-Za-z][A-Za-z0-9\-]*+(?:/[A-Za-z0-9\-]++)*+[_.:][A-Za-z0-9\-]+(?:[_./:][A-Za-z0-9\-]+)*"
-    r"|[a-z]++(?:[A-Z][a-z0-9]*)+[A-Za-z0-9]*)\b"
+    r"\b(?:[A-Za-z][A-Za-z0-9\-]*+(?:/[A-Za-z0-9\-]++){0,16}+[_.:][A-Za-z0-9\-]+(?:[_./:][A-Za-z0-9\-]+)*"
+    r"|[a-z]++(?:[A-Z][a-z0-9]*+)++[A-Za-z0-9]*+)\b"
 )
 # Latin letters with accents are letters ("Pokémon" is one word, not "Pok" and "mon"); `_learn` folds them.
 _L = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"  # Latin-1 and Latin Extended-A/B letters
@@ -338,12 +342,19 @@ _CONTRAST_WORDS = frozenset(["use", "prefer", "see", "instead", "rather", "not",
 _IDENT_HINT = re.compile(r"[_./:][A-Za-z0-9\-]")  # the dotted/snake branch of `_IDENT` needs one of these
 
 
+# Longer "words" give no term: each would be a term of its own, copied into every pair message that names it.
+MAX_WORD_CHARS = 100
+
+
 def _learn(words: Iterable[str]) -> None:
     new = (words if isinstance(words, set) else set(words)).difference(_TERMS)  # a C loop over dict lookups
     if not new:
         return
     stop = lexicon().stopwords
     for w in new:
+        if len(w) > MAX_WORD_CHARS:  # no word of prose: a run of letters, base64, a key, a DoS attempt
+            _TERMS[w] = _LOWER[w] = ()
+            continue
         if w.islower() and w.isalpha() and w.isascii():  # most words: one part, no capital, no apostrophe
             t = normalise(w)
             _TERMS[w] = _LOWER[w] = (t,) if t else ()
