@@ -167,10 +167,12 @@ def _pick(toolsets: Iterable[Toolset], ids: frozenset[str], full: bool) -> list[
 def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Config, *,
                full: bool, notes: Sequence[str] = (), changes: Sequence[str] = (),
                base_ref: str | None = None, head_ref: str | None = None,
-               token_methods: Sequence[str] | None = None, baseline_from: str = "head") -> Report:
+               token_methods: Sequence[str] | None = None, baseline_from: str = "head",
+               baseline_source: FileSource | None = None) -> Report:
     """The diff report of two discovered trees analysed with one config (`token_methods`: see check).
     The baseline is read from the side the config came from (`baseline_from`): an untrusted head
-    cannot accept its own findings."""
+    cannot accept its own findings. `baseline_source`, if given, is read instead (the base branch's tip,
+    which the PR cannot choose as it chooses its merge base)."""
     keep_folders(base, head, renames, config.max_file_bytes)
     carried = carry_unread(base, head, renames)
     if carried:
@@ -196,7 +198,7 @@ def diff_sides(base: Side, head: Side, renames: Mapping[str, str], config: Confi
     moves = tree.move_map()
     moved = translate(base_findings, tree, renames, moves)
     marked, resolved = compare(moved, a_head.findings, base_findings)
-    trusted = head.source if baseline_from == "head" else base.source
+    trusted = baseline_source or (head.source if baseline_from == "head" else base.source)
     baseline = load_baseline(trusted.read_many([config.baseline]).get(config.baseline), config.baseline)
     findings = apply_status(marked, baseline, config)
     stale = _stale_entries(base_findings, moved, {f.fingerprint for f in marked}, baseline.entries)
@@ -394,6 +396,7 @@ class _Refs:
     base_src: FileSource
     head_src: FileSource
     prefix: str  # `repo` inside the repository: paths and the config file are named relative to it
+    base_tip: FileSource  # `base` itself: where a trusted base's config and baseline are read
 
     @classmethod
     def open(cls, repo: str | Path, base: str, head: str, worktree: bool) -> _Refs:
@@ -402,7 +405,9 @@ class _Refs:
         merge_base = git.merge_base_fetching(git.resolve(base), head_sha)
         head_src: FileSource = GitWorktreeSource(git) if worktree else GitSource(git, head_sha, label=head)
         prefix = Path(repo).resolve().relative_to(git.root.resolve()).as_posix()
-        return cls(git, head_sha, merge_base, GitSource(git, merge_base, label=base), head_src, prefix)
+        tip = git.resolve(base)
+        return cls(git, head_sha, merge_base, GitSource(git, merge_base, label=base), head_src, prefix,
+                   GitSource(git, tip, label=base))
 
     def in_tree(self, path: str) -> str:
         return posixpath.normpath(posixpath.join(self.prefix, path))
@@ -437,7 +442,7 @@ def used_config(repo: str | Path, base: str, head: str, *, config_from: Literal[
                 adjust: Adjust | None = None) -> Config:
     """The config `run_diff` with the same arguments analyses both refs with."""
     refs = _Refs.open(repo, base, head, False)
-    return load_configs(refs.base_src, refs.head_src, config_from,
+    return load_configs(refs.base_tip if config_from == "base" else refs.base_src, refs.head_src, config_from,
                         refs.in_tree(config_path) if config_path else None, targets, adjust).used
 
 
@@ -470,7 +475,10 @@ def run_diff(
     rel = [refs.in_tree(p) for p in paths]
     _all_there(paths, rel, refs, base, "the work tree" if worktree else head)
     config_path = refs.in_tree(config_path) if config_path else None
-    cfg = load_configs(base_src, head_src, config_from, config_path, targets, adjust)
+    # A trusted base's config is its branch's tip: the PR chooses its merge base (a fork may branch from a
+    # commit whose config or baseline was laxer), not the tip of the branch it asks to merge into.
+    trusted_base = refs.base_tip if config_from == "base" else base_src
+    cfg = load_configs(trusted_base, head_src, config_from, config_path, targets, adjust)
     config = cfg.used
     if not paths and not dumps:
         _globs_match(config, refs, base, "the work tree" if worktree else head)
@@ -513,7 +521,8 @@ def run_diff(
     report = diff_sides(base_side, head_side, renames, config, full=cfg.full_scope, notes=notes,
                         changes=config_changes(base_src, head_src, cfg),
                         base_ref=merge_base, head_ref=None if worktree else head_sha,
-                        token_methods=token_methods, baseline_from=config_from)
+                        token_methods=token_methods, baseline_from=config_from,
+                        baseline_source=refs.base_tip if config_from == "base" else None)
     wrote = _config_bytes(base_src, cfg.path) != _config_bytes(head_src, cfg.path)
     if cfg.full_scope and not paths and wrote:
         # This PR wrote the config, and every file was read: say what of it names nothing, as `check` does

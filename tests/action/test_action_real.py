@@ -661,3 +661,33 @@ def test_the_run_s_own_notice_takes_one_of_the_ten_notice_annotations(
     infos = sum(1 for line in out if line.startswith("::notice") and "missing-description" in line)
     left = next(line for line in out if "more new findings are not annotated" in line)
     assert new_infos > 10 and infos == 9 and left.startswith(f"tooldiff: {new_infos - 9} more")
+
+
+def test_a_fork_cannot_pick_a_laxer_base_config_by_branching_from_an_old_commit(
+        fake: FakeGitHub, tmp_path: Path) -> None:
+    """Under pull_request_target the config and baseline are the base's: its branch's tip, not the merge
+    base, which the fork chooses (branched from a commit whose config turned intent-overlap off and set
+    `fail_on: never`, it passed)."""
+    import copy
+
+    from gitbuild import commit, init
+    from prscenario import FIX, NUMBER
+
+    repo = init(tmp_path / "ws")
+    lax = "fail_on: never\nrules:\n  intent-overlap: {enabled: false}\n"
+    old = commit(repo, {"tools.json": helpdesk("base"), ".tooldiff.yml": lax}, "old lax config")
+    base = commit(repo, {".tooldiff.yml": "fail_on: warning\n"}, "strict config")
+    git(repo, "checkout", "-q", "-b", "pr", old)
+    head = commit(repo, {"tools.json": helpdesk("head")}, "pr on the old base")
+    git(repo, "checkout", "-q", "main")  # pull_request_target checks out the base
+    fake.add_pull(NUMBER, head, base, {"tools.json": None}, fork=True)
+    event = json.loads((FIX / "pull_request.opened.payload.json").read_text())
+    event["number"] = event["pull_request"]["number"] = NUMBER
+    event["pull_request"]["head"]["sha"], event["pull_request"]["base"]["sha"] = head, base
+    event["pull_request"]["head"]["repo"] = copy.deepcopy(event["pull_request"]["head"]["repo"])
+    event["pull_request"]["head"]["repo"]["full_name"] = "stranger/Hello-World"
+    (tmp_path / "event.json").write_text(json.dumps(event))
+    code = run(fake, tmp_path, "pull_request_target", tmp_path / "event.json", repo, base, fail_on="",
+               json_file="r.json", comment="off")
+    report = json.loads((repo / "r.json").read_text())
+    assert code == 1 and "intent-overlap" in {f["code"] for f in report["findings"] if f["status"] == "new"}
