@@ -201,11 +201,13 @@ def test_diff_paths_compares_a_file_with_a_folder_of_one_toolset(
     assert (code, out) == (2, "") and "2 toolsets" in err
 
 
+@pytest.mark.parametrize("event", ["pull_request_target", "workflow_run", "issue_comment"])
 def test_under_pull_request_target_the_cli_runs_no_pr_command_and_reads_the_base_config(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, event: str
 ) -> None:
     """A workflow on pull_request_target that calls the CLI holds the base's secrets: a fork's `sources`
-    command must not run there, nor may its config accept its own findings (as the Action already does)."""
+    command must not run there, nor may its config accept its own findings (as the Action already does).
+    So do workflow_run and issue_comment jobs, the usual ways to comment on a fork's PR."""
     import sys
 
     root = init(tmp_path / "repo")
@@ -215,12 +217,12 @@ def test_under_pull_request_target_the_cli_runs_no_pr_command_and_reads_the_base
     config = f"rules:\n  intent-overlap: false\nsources:\n  - {{command: {json.dumps(cmd)}, toolset: t}}\n"
     commit(root, {"tools.json": HEAD.read_bytes(), ".tooldiff.yml": config})
     monkeypatch.chdir(root)
-    monkeypatch.setenv("GITHUB_EVENT_NAME", "pull_request_target")
+    monkeypatch.setenv("GITHUB_EVENT_NAME", event)
     _, out, _ = run(capsys, "diff", "--base", "HEAD~1", "--format", "json")
     doc = json.loads(out)
     assert not marker.exists()
     assert "intent-overlap" in codes(out)  # the PR's config did not turn the rule off
-    assert any("pull_request_target" in n for n in doc["notes"]), doc["notes"]
+    assert any(event in n for n in doc["notes"]), doc["notes"]
     monkeypatch.setenv("GITHUB_EVENT_NAME", "pull_request")
     run(capsys, "diff", "--base", "HEAD~1", "--format", "json")
     assert marker.exists()  # elsewhere the configured command runs, as documented

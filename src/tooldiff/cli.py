@@ -409,15 +409,17 @@ def _diff(args: argparse.Namespace) -> int:
                            token_methods=_token_methods(args), named=run.named)
         root = run.source.root
     else:
-        # In a pull_request_target workflow the job holds the base's secrets and write token: as the Action
-        # does, the PR's config may not accept its own findings, and no command of the PR runs.
-        untrusted = os.environ.get("GITHUB_EVENT_NAME") == "pull_request_target"
+        # In a pull_request_target (or workflow_run, issue_comment...) workflow the job holds the base's
+        # secrets and write token: as the Action does, the PR's config may not accept its own findings, and
+        # no command of the PR runs.
+        event = os.environ.get("GITHUB_EVENT_NAME", "")
+        untrusted = bool(event) and event not in TRUSTED_EVENTS
         report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
                                   token_methods=_token_methods(args), config_path=args.config,
                                   config_from="base" if untrusted else "head",
                                   adjust=lambda c: _selected(args, c))
         if untrusted:
-            report = report.noted("Under pull_request_target the base's .tooldiff.yml and baseline were "
+            report = report.noted(f"Under {event or 'this event'} the base's .tooldiff.yml and baseline were "
                                   "used, and no configured command ran: the PR's own are not trusted with "
                                   "this workflow's secrets.")
         from tooldiff.check import repository_root
@@ -425,6 +427,12 @@ def _diff(args: argparse.Namespace) -> int:
         root = repository_root(Path.cwd().absolute())  # where git's paths start: no second git process
     _emit(report, args.format, args.output, args.statistics, root)
     return 1 if failing(report, fail_level(args, report)) else 0
+
+
+# GitHub events whose job runs the code it checks with no more than that code's own rights (a fork's
+# `pull_request` gets a read-only token and no secrets). Any other (pull_request_target, workflow_run,
+# issue_comment, ...) may hold the base's secrets while its files come from a PR: nothing of the PR is trusted.
+TRUSTED_EVENTS = frozenset({"pull_request", "push", "merge_group", "workflow_dispatch", "schedule"})
 
 
 def _names_refs(paths: list[str]) -> bool:
