@@ -431,7 +431,7 @@ def _diff(args: argparse.Namespace) -> int:
 
 # GitHub events whose job runs the code it checks with no more than that code's own rights (a fork's
 # `pull_request` gets a read-only token and no secrets). Any other (pull_request_target, workflow_run,
-# issue_comment, ...) may hold the base's secrets while its files come from a PR: nothing of the PR is trusted.
+# issue_comment, ...) may hold the base's secrets while its files come from a PR: none of the PR is trusted.
 TRUSTED_EVENTS = frozenset({"pull_request", "push", "merge_group", "workflow_dispatch", "schedule"})
 
 
