@@ -48,10 +48,11 @@ _ANNOTATED: dict[str, int] = {}  # the annotations this run printed itself, per 
 
 
 def _say(message: str) -> None:
+    """Print a workflow command (`gha.command`) as it is, anything else as a plain line (`gha.plain_line`)."""
     command = message[2:].split(" ", 1)[0].split("::", 1)[0] if message.startswith("::") else ""
     if command in ("notice", "warning", "error"):
         _ANNOTATED[command] = _ANNOTATED.get(command, 0) + 1
-    print(message, flush=True)
+    print(message if command else gha.plain_line(message), flush=True)
 
 
 def _load_event(settings: Settings) -> dict[str, Any]:
@@ -247,7 +248,7 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
 
         where = {"file": exc.file, "line": exc.line or None} if isinstance(exc, ConfigError) else {}
         print(gha.command("error", f"tooldiff: {plain(exc)}", **where), flush=True)
-        print(f"tooldiff: {plain(exc)}", file=sys.stderr)  # the runner reads commands on stderr too
+        print(gha.plain_line(f"tooldiff: {plain(exc)}"), file=sys.stderr)  # the runner reads stderr too
         if not getattr(exc, "tooldiff_said", False):  # an input error before any analysis: no summary yet
             summary = env.get("GITHUB_STEP_SUMMARY", "").strip()
             gha.append_summary(Path(summary) if summary else None,

@@ -60,6 +60,14 @@ def _escape_property(value: str) -> str:
     return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
+def plain_line(text: str) -> str:
+    """A log line that is no command: the runner also reads the old `##[command]` form anywhere in a line
+    that is not a `::` command, so a file name or config key of a PR could issue one (`##[stop-commands]`).
+    A word joiner breaks the `##[`; the line reads the same. New lines are folded for the same reason."""
+    text = text.replace("\r", " ").replace("\n", " ")
+    return text.replace("##[", "##\u2060[")
+
+
 def command(name: str, message: str, **properties: str | int | None) -> str:
     """One workflow command line, with data and properties escaped as the runner expects."""
     props = ",".join(f"{k}={_escape_property(str(v))}" for k, v in properties.items() if v not in (None, ""))

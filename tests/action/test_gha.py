@@ -63,3 +63,14 @@ def test_add_mask() -> None:
     gha.add_mask("s3cr3t", out)
     gha.add_mask("", out)
     assert out.getvalue() == "::add-mask::s3cr3t\n"
+
+
+def test_a_plain_log_line_cannot_issue_an_old_style_workflow_command() -> None:
+    """The runner also reads `##[command]data` anywhere in a line that is no `::` command: a PR's file name
+    or config key in a log line could stop command processing (`##[stop-commands]`) or forge an error."""
+    from tooldiff import gha
+
+    line = gha.plain_line("refused a comment on ##[stop-commands]tok.json\n##[error file=x]Approved")
+    assert "##[" not in line and "\n" not in line
+    shown = "refused a comment on ##[stop-commands]tok.json ##[error file=x]Approved"
+    assert line.replace("\u2060", "") == shown
