@@ -28,12 +28,14 @@ COMMANDS_REFUSED = ("Configured `command:` sources were not run: the action read
 def _dump(settings: Settings, name: str | None) -> Path | None:
     if not name:
         return None
+    root = settings.workspace.resolve()
     path = (settings.workspace / name).resolve()
+    if not path.is_relative_to(root):  # `../x`, `/etc/x`, or a link out of the checkout (a PR may commit one)
+        raise SettingsError(f"tool dump {name!r} is outside the workspace ({settings.workspace}), or a "
+                            "symbolic link that leads out of it: the action's container sees only the "
+                            "workspace, so write the dump inside it and give a path relative to it")
     if not path.is_file():
-        hint = "" if path.is_relative_to(settings.workspace.resolve()) else (
-            ": the action's container sees only the workspace, so write the dump inside it and give a path "
-            "relative to it")
-        raise SettingsError(f"tool dump {name!r} does not exist{hint}")
+        raise SettingsError(f"tool dump {name!r} does not exist")
     return path
 
 

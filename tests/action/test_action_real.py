@@ -691,3 +691,18 @@ def test_a_fork_cannot_pick_a_laxer_base_config_by_branching_from_an_old_commit(
                json_file="r.json", comment="off")
     report = json.loads((repo / "r.json").read_text())
     assert code == 1 and "intent-overlap" in {f["code"] for f in report["findings"] if f["status"] == "new"}
+
+
+def test_a_tool_dump_must_stay_inside_the_workspace(fake: FakeGitHub, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """`head-tools: ../x`, or a link the PR committed (`dump.json -> /etc/passwd`), read a file out of the
+    checkout."""
+    outside = tmp_path / "secret.json"
+    outside.write_text("[]")
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    (pr.repo / "dump.json").symlink_to(outside)
+    for name in ("../secret.json", "dump.json"):
+        code = run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head,
+                   head_tools=name)
+        assert code == 2 and "is outside the workspace" in capsys.readouterr().out, name
