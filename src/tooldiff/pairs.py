@@ -277,9 +277,8 @@ def analyse(tool: Tool, ctx: Context, vendors_shown: frozenset[str] | None = Non
     # An action that a request cannot tell apart from ours counts as ours (see `overlap._has`).
     compatible = lexicon().compatible_actions
     extra = [c for a in actions for c in compatible.get(a, ())]
-    vendors = vendor_terms(tool.name, name_seq, terms)
-    if vendors and vendors_shown is not None:
-        vendors &= vendors_shown
+    # `analyse_toolset` found the vendor words already, and kept those the toolset shows.
+    vendors = vendor_terms(tool.name, name_seq, terms) if vendors_shown is None else vendors_shown
     core = tuple(t for t in name_seq if t not in vendors) if vendors else name_seq
     core_set = terms.name - vendors if vendors else terms.name
     if len(vendors) == 1 and (apart := spelled_apart(edge := next(iter(vendors)), terms)):
