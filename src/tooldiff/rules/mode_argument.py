@@ -9,9 +9,10 @@ different behaviour of the tool. Values that name no operation (`allow` / `deny`
 
 A `mode` is more often a setting of one behaviour: travel modes (`driving`, `walking`), output formats
 (`raw`, `markdown`), cipher modes (`CBC`, `GCM`), an appliance's modes (`cool`, `heat`); every `mode` enum in
-the 20k-tool corpus is one. So a `mode` counts only when two of its values are operations tooldiff's
-lexicon knows (`list`, `create`, `delete`, `start`...), or when its description says the values are
-behaviours, tools, operations or actions ("keyword uses the old search_docs behaviour").
+the 20k-tool corpus is one. So a `mode` counts only when two of its values name different operations
+tooldiff's lexicon knows, each by its first word and no other (`list`, `create`, `create_issue`; not
+`read_only` or `read_write`), or when its description says the values are behaviours, tools, operations or
+actions ("keyword uses the old search_docs behaviour").
 
 ## Why it matters
 Keeping two behaviours and adding a mode argument to choose between them moves the coin flip from tool
