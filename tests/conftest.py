@@ -37,3 +37,11 @@ def fake(shared_dir: Path) -> Iterator[FakeGitHub]:
     yield gh
     gh.stop()
     assert gh.errors == []
+
+
+@pytest.fixture(autouse=True)
+def _outside_a_workflow(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI trusts a PR's config and commands by the GitHub event it runs under: the suite must not
+    depend on whether CI itself runs in a GitHub workflow. Tests that need an event set one."""
+    monkeypatch.delenv("GITHUB_EVENT_NAME", raising=False)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)

@@ -174,9 +174,15 @@ def _written_as_a_name(word: str, description: str) -> bool:
         written = m.group()
         if written.islower() or written.isupper():
             continue
-        before = description[:m.start()].rstrip(_OPENERS)  # quotes, brackets, list markers, numbers
-        ends = bool(before) and before[-1] in ".!?;…\n" and not _ABBREVIATION.search(before)
-        if before and not ends:
+        # Back over quotes, brackets, list markers and numbers, without copying the text before it: a copy
+        # per match made a long description of "Foo. Foo. ..." take time quadratic in its length.
+        i = m.start()
+        while i > 0 and description[i - 1] in _OPENERS:
+            i -= 1
+        if i == 0:
+            continue
+        ends = description[i - 1] in ".!?;…\n" and not _ABBREVIATION.search(description[max(0, i - 12):i])
+        if not ends:
             return True
     return False
 

@@ -413,7 +413,8 @@ def _diff(args: argparse.Namespace) -> int:
         # secrets and write token: as the Action does, the PR's config may not accept its own findings, and
         # no command of the PR runs.
         event = os.environ.get("GITHUB_EVENT_NAME", "")
-        untrusted = bool(event) and event not in TRUSTED_EVENTS
+        in_actions = os.environ.get("GITHUB_ACTIONS") == "true"  # an event name lost on the way fails safe
+        untrusted = (bool(event) or in_actions) and event not in TRUSTED_EVENTS
         report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
                                   token_methods=_token_methods(args), config_path=args.config,
                                   config_from="base" if untrusted else "head",

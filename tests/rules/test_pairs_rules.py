@@ -594,3 +594,30 @@ def test_boundary_by_what_the_request_names_still_counts(boundary: str) -> None:
     tools = [{**SEARCH_DOCS, "description": f"{SEARCH_DOCS['description']} {boundary}"}, FIND_DOCUMENT]
     got = run_toolset([make_tool(t, i) for i, t in enumerate(tools)])
     assert ("find_document", "search_docs") not in got.pairs
+
+
+def test_a_vendor_word_written_as_a_name_is_found_as_before_in_linear_time() -> None:
+    """`_written_as_a_name` copied the text before every match: "Foo. " 8,000 times took 24 s. It must say
+    what the copying version said."""
+    import random
+    import re
+
+    from tooldiff import blast
+
+    def copying(word: str, description: str) -> bool:
+        for m in re.finditer(rf"\b{re.escape(word)}\b", description, re.I):
+            written = m.group()
+            if written.islower() or written.isupper():
+                continue
+            before = description[:m.start()].rstrip(blast._OPENERS)
+            ends = bool(before) and before[-1] in ".!?;…\n" and not blast._ABBREVIATION.search(before)
+            if before and not ends:
+                return True
+        return False
+
+    rng = random.Random(5)
+    pieces = ["Foo", "foo", "FOO", " ", ". ", "e.g. ", "(", "'", "1", "\n", "bar", "; ", "etc. ", "vs. "]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 30)))
+        assert blast._written_as_a_name("foo", text) == copying("foo", text), text
+    assert blast.read_lead("foo_list_items", "List it. " + "Foo. " * 20000) is None  # Foo opens sentences
