@@ -14,8 +14,10 @@ import dataclasses
 import json
 import os
 import sys
+import traceback
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from types import TracebackType
 from typing import Any, cast
 
 from tooldiff import actionout, actionpost, gha
@@ -232,12 +234,21 @@ def _could_not_analyse(
         _say(gha.command("notice", f"tooldiff: the PR comment was not updated: {err}"))
 
 
+def plain_traceback(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+    """`sys.excepthook` for the Action: an internal error's traceback fails the job as usual, but each of
+    its lines is a plain line (`gha.plain_line`), as an exception's message may quote a PR's text."""
+    for chunk in traceback.format_exception(kind, value, tb):
+        for line in chunk.rstrip("\n").split("\n"):
+            print(gha.plain_line(line), file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None,
          client: Callable[[], Any] | None = None) -> int:
     from tooldiff.render.escape import plain
 
     env = os.environ if env is None else env
     _ANNOTATED.clear()  # one step, one budget (tests run several in one process)
+    sys.excepthook = plain_traceback
     try:
         settings = from_env(env)
         gha.add_mask(settings.token)

@@ -63,9 +63,13 @@ def _escape_property(value: str) -> str:
 def plain_line(text: str) -> str:
     """A log line that is no command: the runner also reads the old `##[command]` form anywhere in a line
     that is not a `::` command, so a file name or config key of a PR could issue one (`##[stop-commands]`).
-    A word joiner breaks the `##[`; the line reads the same. New lines are folded for the same reason."""
-    text = text.replace("\r", " ").replace("\n", " ")
-    return text.replace("##[", "##\u2060[")
+    A word joiner breaks the `##[` (and a leading `::`); the line reads the same. New lines are folded for
+    the same reason."""
+    text = text.replace("\r", " ").replace("\n", " ").replace("##[", "##\u2060[")
+    if text.lstrip().startswith("::"):  # a line that starts as a `::` command is read as one
+        at = text.index("::")
+        text = text[:at] + ":\u2060:" + text[at + 2:]
+    return text
 
 
 def command(name: str, message: str, **properties: str | int | None) -> str:

@@ -6,6 +6,8 @@ import io
 import re
 from pathlib import Path
 
+import pytest
+
 from tooldiff import gha
 
 
@@ -74,3 +76,17 @@ def test_a_plain_log_line_cannot_issue_an_old_style_workflow_command() -> None:
     assert "##[" not in line and "\n" not in line
     shown = "refused a comment on ##[stop-commands]tok.json ##[error file=x]Approved"
     assert line.replace("\u2060", "") == shown
+
+
+def test_an_internal_error_s_traceback_issues_no_workflow_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """An exception's message may quote a PR's text (a file name, a key): printed raw, its traceback could
+    carry `::stop-commands::` or `##[error]` to the runner."""
+    from tooldiff import action
+
+    try:
+        raise ValueError("tools/x.json\n::stop-commands::tok\n##[error file=a]Approved")
+    except ValueError as exc:
+        action.plain_traceback(type(exc), exc, exc.__traceback__)
+    err = capsys.readouterr().err
+    assert "ValueError" in err and "##[" not in err
+    assert not any(line.startswith("::") for line in err.splitlines())
