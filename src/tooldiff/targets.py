@@ -61,7 +61,7 @@ class Target:
     name_rule: str
     unsupported_keywords: frozenset[str]
     ignored_keywords: frozenset[str]
-    supported_formats: frozenset[str] | None  # None: `format` is not checked (any value passes)
+    supported_formats: tuple[str, ...] | None  # in the provider's order; None: any `format` passes
     max_min_items: int | None  # the largest `minItems` taken
     all_properties_required: bool
     additional_properties_false_required: bool
@@ -132,7 +132,7 @@ def load_target(name: str, data: Mapping[str, Any]) -> Target:
         name_rule=v["name_rule"],
         unsupported_keywords=frozenset(v["unsupported_keywords"] or ()),
         ignored_keywords=frozenset(v["ignored_keywords"] or ()),
-        supported_formats=None if v["supported_formats"] is None else frozenset(v["supported_formats"]),
+        supported_formats=None if v["supported_formats"] is None else tuple(v["supported_formats"]),
         max_min_items=v["max_min_items"],
         all_properties_required=bool(v["all_properties_required"]),
         additional_properties_false_required=bool(v["additional_properties_false_required"]),

@@ -89,7 +89,7 @@ _HINTS = {
 
 class _Setup(NamedTuple):
     rejecting: list[tuple[str, frozenset[str]]]  # targets with the keywords they reject or ignore
-    formats: list[tuple[str, frozenset[str]]]  # targets with the only `format` values they take
+    formats: list[tuple[str, tuple[str, ...]]]  # targets with the only `format` values they take
     min_items: list[tuple[str, int]]  # targets with the largest `minItems` they take
     watched: frozenset[str]  # every keyword any of the above looks at
 
@@ -177,45 +177,37 @@ def _fields(tool: Tool, schema: dict[str, object], at: str, fields: frozenset[st
             )
 
 
-def _format(value: object, pointer: str, formats: list[tuple[str, frozenset[str]]]) -> Iterator[Problem]:
+def _format(value: object, pointer: str, formats: list[tuple[str, tuple[str, ...]]]) -> Iterator[Problem]:
     if not isinstance(value, str):
         return  # not a format name: invalid-json-schema's to report
     refusing = [(n, taken) for n, taken in formats if value not in taken]
-    if not refusing:
-        return
-    names = tuple(n for n, _ in refusing)
-    common = frozenset.intersection(*(t for _, t in refusing))
-    taken = sorted(common, key=lambda f: (_FORMAT_ORDER.get(f, len(_FORMAT_ORDER)), f))
-    takes = "takes" if len(names) == 1 else "take"
-    yield Problem(
-        message=f"The format `{value}` is not supported by {', '.join(names)}, which {takes} only "
-                f"{', '.join(taken)}.",
-        fix=f"Remove format: {value}, and say the expected form in the property's description instead.",
-        pointer=pointer,
-        targets=names,
-        evidence={"keyword": "format", "value": value},
-    )
+    if refusing:  # what every refusing target takes, in the first one's (the provider's) order
+        taken = [f for f in refusing[0][1] if all(f in t for _, t in refusing)]
+        yield _refused("format", value, pointer, [n for n, _ in refusing], f"`{value}`", ", ".join(taken),
+                       f"Remove format: {value}, and say the expected form in the property's description "
+                       "instead.")
 
 
 def _min_items(value: object, pointer: str, limits: list[tuple[str, int]]) -> Iterator[Problem]:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return
     refusing = [(n, most) for n, most in limits if value > most]
-    if not refusing:
-        return
-    names = tuple(n for n, _ in refusing)
-    most = min(m for _, m in refusing)
+    if refusing:
+        most = min(m for _, m in refusing)
+        yield _refused("minItems", value, pointer, [n for n, _ in refusing], f"of {value}",
+                       " or ".join(str(k) for k in range(most + 1)),
+                       f"Remove minItems (or set it to {most}), and say how many items are needed in the "
+                       "description.")
+
+
+def _refused(keyword: str, value: object, pointer: str, names: list[str], shown: str, taken: str,
+             fix: str) -> Problem:
+    """A keyword's value that the named targets do not take, with what they take instead."""
     takes = "takes" if len(names) == 1 else "take"
-    yield Problem(
-        message=f"`minItems` {value} is not supported by {', '.join(names)}, which {takes} only "
-                f"{' or '.join(str(k) for k in range(most + 1))}.",
-        fix=f"Remove minItems (or set it to {most}), and say how many items are needed in the description.",
+    return Problem(
+        message=f"The {keyword} {shown} is not supported by {', '.join(names)}, which {takes} only {taken}.",
+        fix=fix,
         pointer=pointer,
-        targets=names,
-        evidence={"keyword": "minItems", "value": value},
+        targets=tuple(names),
+        evidence={"keyword": keyword, "value": value},
     )
-
-
-# Formats in the order the providers list them, for messages.
-_FORMAT_ORDER = {f: i for i, f in enumerate(
-    ("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"))}
