@@ -1027,10 +1027,15 @@ def test_an_action_enum_of_a_record_s_own_field_is_not_a_mode_argument() -> None
 ])
 def test_an_action_enum_is_a_mode_argument_when_its_values_name_operations(
         values: list[str], flagged: bool) -> None:
-    schema = {"type": "object", "required": ["action"], "properties": {
-        "action": {"type": "string", "description": "What to do.", "enum": values}}}
+    assert _mode_argument("action", values) is flagged
+
+
+def _mode_argument(argument: str, values: list[str]) -> bool:
+    """Whether a tool whose one argument is an enum of `values` gets `mode-argument`."""
+    schema = {"type": "object", "required": [argument], "properties": {
+        argument: {"type": "string", "description": "What to do.", "enum": values}}}
     tool = _t("run_thing", "Do something with the thing.", schema)
-    assert ("run_thing" in run_toolset([make_tool(tool, 0)]).tools["mode-argument"]) is flagged
+    return "run_thing" in run_toolset([make_tool(tool, 0)]).tools["mode-argument"]
 
 
 def test_the_same_tool_from_two_vendors_overlaps_whatever_else_the_toolset_holds() -> None:
@@ -1077,10 +1082,7 @@ def test_a_boundary_may_name_a_tool_without_its_vendor_in_any_spelling(other: st
 ])
 def test_a_mode_of_settings_is_no_mode_argument_though_its_values_hold_verbs(
         values: list[str], flagged: bool) -> None:
-    schema = {"type": "object", "required": ["mode"], "properties": {
-        "mode": {"type": "string", "description": "How to run.", "enum": values}}}
-    tool = _t("run_thing", "Do something with the thing.", schema)
-    assert ("run_thing" in run_toolset([make_tool(tool, 0)]).tools["mode-argument"]) is flagged
+    assert _mode_argument("mode", values) is flagged
 
 
 @pytest.mark.parametrize(("name", "other"), [
@@ -1129,7 +1131,4 @@ def test_a_one_to_many_inverse_is_no_overlap(a: str, da: str, b: str, db: str) -
 
 @pytest.mark.parametrize("values", [["create_issue", "list_issues"], ["createIssue", "listIssues"]])
 def test_a_mode_of_operations_named_with_their_objects_is_a_mode_argument(values: list[str]) -> None:
-    schema = {"type": "object", "required": ["mode"], "properties": {
-        "mode": {"type": "string", "description": "How to run.", "enum": values}}}
-    tool = _t("run_thing", "Do something with the thing.", schema)
-    assert "run_thing" in run_toolset([make_tool(tool, 0)]).tools["mode-argument"]
+    assert _mode_argument("mode", values)
