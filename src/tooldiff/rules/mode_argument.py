@@ -62,7 +62,7 @@ def _selects_behaviours(name: str, prop: dict[str, Any], values: list[Any]) -> b
     if name != "mode":
         return sum(1 for v in values if isinstance(v, str) and _names_operation(v)) >= 2
     # A mode's values are settings unless two name operations by their first word alone (`list`,
-    # `create_issue`): `read_only` / `read_write` and `fast_search` / `deep_search` set how one behaviour runs.
+    # `create_issue`): `read_only` / `read_write`, `fast_search` / `deep_search` set how one behaviour runs.
     if len({t for v in values if isinstance(v, str) and (t := _mode_operation(v))}) >= 2:
         return True
     description = prop.get("description")
