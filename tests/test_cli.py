@@ -599,6 +599,9 @@ def test_describe_json_is_seed_002s_report(capsys: pytest.CaptureFixture[str]) -
     assert any(code == "missing-description" and path.startswith("properties.") for code, path in codes)
     assert row["ok"] is True  # warnings and infos only
     assert data["tokens"] == sum(t["tokens"] for t in data["tools"])
+    # each method that needs saying what it is says so (claude-ctok, where installed, is unofficial)
+    assert data["tokenMethodNotes"]["estimate"].startswith("characters ÷ 4")
+    assert set(data["tokenMethodNotes"]) <= set(row["tokensByMethod"])
     # a pair finding is an issue of both its tools, and one finding
     pairs = {i["message"] for t in data["tools"] for i in t["issues"] if i["code"] == "intent-overlap"}
     shown = sum(len(t["issues"]) for t in data["tools"]) + len(data["toolsetIssues"])
@@ -638,3 +641,45 @@ def test_describe_of_a_path_that_does_not_exist_is_a_usage_error(
     assert code == 2 and "nothere.json: no such file or folder" in err
     assert "search_docs" in out  # the files that are there are still described
     assert run(capsys, "describe", "tools.json")[0] == 0
+
+
+def test_a_file_that_cannot_be_read_is_a_parse_error_and_the_rest_is_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A FIFO (opening it would wait for a writer) and a file without read permission: each a finding, as
+    the README says of a file that cannot be read, never a silent skip, a hang or a traceback."""
+    (tmp_path / "good.json").write_bytes(EXAMPLE.read_bytes())
+    (tmp_path / "locked.json").write_bytes(EXAMPLE.read_bytes())
+    os.mkfifo(tmp_path / "pipe.json")
+    real = Path.read_bytes
+
+    def read_bytes(self: Path) -> bytes:
+        if self.name == "locked.json":
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "check", "--format", "json")
+    doc = json.loads(out)
+    errors = {f["file"]: f["message"] for f in doc["findings"] if f["code"] == "parse-error"}
+    assert errors == {"locked.json": "cannot be read: Permission denied",
+                      "pipe.json": "cannot be read: not a regular file"}
+    assert {t["file"] for t in doc["tools"]} == {"good.json"}
+    assert code == 1
+    code, _, err = run(capsys, "diff", "pipe.json", "good.json")
+    assert code == 2 and "not a regular file" in err
+
+
+def test_a_named_folder_without_tools_says_nothing_in_it_was_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "notes.md").write_text("# notes\n", encoding="utf-8")
+    (tmp_path / "docs" / "data.json").write_text('{"a": 1}\n', encoding="utf-8")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "agent.json").write_bytes(EXAMPLE.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "check", "docs", "tools")
+    assert code == 0
+    assert "docs holds no tool definitions" in out and "tools holds" not in out

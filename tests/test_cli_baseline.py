@@ -284,3 +284,22 @@ def test_stale_baseline_notes_judge_only_what_the_run_read_and_ran(
     (repo / ".tooldiff.yml").write_text("exclude: ['b/**']\n", encoding="utf-8")
     _, report = check_json(capsys)
     assert not [n for n in report["notes"] if "baseline" in n]  # type: ignore[union-attr]
+
+
+def test_config_paths_that_match_nothing_leave_the_baseline_as_it_was(repo: Path) -> None:
+    """A typo in `paths` checks nothing: `check` exits 2 on it, and `baseline` must not write a baseline of
+    nothing over the accepted findings."""
+    before = (repo / ".tooldiff-baseline.json").read_bytes()
+    (repo / ".tooldiff.yml").write_text('paths: ["tolls/*.json"]\n', encoding="utf-8")
+    assert main(["baseline"]) == 2
+    assert (repo / ".tooldiff-baseline.json").read_bytes() == before
+
+
+def test_a_path_outside_the_project_is_refused(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Its toolsets would be named from another root: no check of this project would match them, and the
+    entries of the files not checked would go."""
+    outside = tmp_path_factory.mktemp("elsewhere")
+    (outside / "tools.json").write_bytes(HEAD.read_bytes())
+    before = (repo / ".tooldiff-baseline.json").read_bytes()
+    assert main(["baseline", str(outside)]) == 2
+    assert (repo / ".tooldiff-baseline.json").read_bytes() == before

@@ -136,7 +136,7 @@ def run_check(
         named_outright = bool(paths) if named is None else named  # pre-commit's changed files are not
         # With parse errors ignored, a file that does not parse cannot be told from one without tools.
         said = named_outright and config.rule_enabled("parse-error")
-        return _say_empty(report, paths, chosen.paths) if paths and said else report
+        return _say_empty(report, paths, chosen.paths, chosen.folders) if paths and said else report
 
 
 def _stale(baseline: Baseline, report: Report, config: Config) -> list[str]:
@@ -152,15 +152,24 @@ def _stale(baseline: Baseline, report: Report, config: Config) -> list[str]:
                        config.rule_enabled)
 
 
-def _say_empty(report: Report, paths: Sequence[str], read: Sequence[str]) -> Report:
-    """A file named outright that holds no tool tooldiff reads gets a note: "Checked 0 tools" alone reads
-    as a clean result for a file that was never looked into. (A scan skips data files in silence.)"""
+def _say_empty(
+    report: Report, paths: Sequence[str], read: Sequence[str], folders: Sequence[str]
+) -> Report:
+    """A file or folder named outright that holds no tool tooldiff reads gets a note: "Checked 0 tools"
+    alone reads as a clean result for a file that was never looked into. (A scan skips data files in
+    silence.)"""
     had = {t.file for t in report.tools} | {f.file for f in report.findings}
-    files = set(read)
-    empty = [p for p in dict.fromkeys(posixpath.normpath(p) for p in paths) if p in files and p not in had]
+    files, in_folders = set(read), set(folders)
+
+    def empty(p: str) -> bool:
+        if p in files:
+            return p not in had
+        return p in in_folders and not any(h.startswith(p + "/") for h in had)
+
+    empty_paths = [p for p in dict.fromkeys(posixpath.normpath(p) for p in paths) if empty(p)]
     return report.noted(*(f"{p} holds no tool definitions tooldiff reads (Anthropic, OpenAI, Gemini or "
                           "MCP records, alone, in a list, under `tools` or `functions`, or one per line): "
-                          "nothing in it was checked." for p in empty))
+                          "nothing in it was checked." for p in empty_paths))
 
 
 class _Grouped(Protocol):

@@ -307,14 +307,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         with Progress(sys.stderr, interactive(sys.stderr)) as progress:
             report = run_check(run.source, config, run.paths, token_methods=_token_methods(args),
                                progress=progress.update, named=run.named and not args.skip_non_tool_files)
-        if not run.paths and config.paths and not report.tools and not report.findings:
-            # A typo in `paths`, or a folder renamed: a required check must not pass on nothing.
-            from tooldiff.check import unmatched_paths
-
-            globs = unmatched_paths(config, report)
-            verb = "matches" if len(globs) == 1 else "match"
-            print(f"tooldiff: paths: {', '.join(map(repr, globs))} {verb} no tool file: nothing was checked.",
-                  file=sys.stderr)
+        if (nothing := _paths_match_nothing(run.paths, config, report)) is not None:
+            print(f"tooldiff: {nothing}", file=sys.stderr)  # a required check must not pass on nothing
             return 2
         report = _check_notes(report, config, whole_tree=not run.paths)
         _emit(report, args.format, args.output, args.statistics, run.source.root)
@@ -484,6 +478,18 @@ def _has_commits(path: Path) -> bool:
         return True  # not a repository: run_diff says so
 
 
+def _paths_match_nothing(paths: Sequence[str], config: Config, report: Report) -> str | None:
+    """What to say when the config's `paths` found nothing in a whole-tree run: a typo, or a folder
+    renamed."""
+    if paths or not config.paths or report.tools or report.findings:
+        return None
+    from tooldiff.check import unmatched_paths
+
+    globs = unmatched_paths(config, report)
+    verb = "matches" if len(globs) == 1 else "match"
+    return f"paths: {', '.join(map(repr, globs))} {verb} no tool file: nothing was checked."
+
+
 def _baseline(args: argparse.Namespace) -> int:
     from tooldiff.baseline import dump_baseline, load_baseline, moved_reasons, outside, within
     from tooldiff.check import invocation, run_check
@@ -494,7 +500,12 @@ def _baseline(args: argparse.Namespace) -> int:
     if missing is not None:  # a typo would write a baseline of nothing for it, and say it had
         raise PathsError(f"{plain(missing)}: no such file or folder")
     run = invocation(args.paths, args.config)  # the config is read once, and the baseline goes beside it
+    if run.source.root != run.home.resolve():  # its entries would name toolsets no check of it sees
+        raise PathsError(f"{plain(' '.join(args.paths))}: outside {plain(run.home)}, the folder the baseline "
+                         "is for; a baseline holds findings of files under its own folder")
     report = run_check(run.source, run.config, run.paths, token_methods=("estimate",), named=run.named)
+    if (nothing := _paths_match_nothing(run.paths, run.config, report)) is not None:
+        raise PathsError(f"{nothing} The baseline was not written.")  # it would drop every entry
     # A file that does not parse cannot be accepted: what it would hide is unknown.
     broken = sorted({f.file for f in report.findings if f.code == "parse-error"})
     keep = [f for f in report.findings if f.status in ("new", "baselined") and f.code != "parse-error"]

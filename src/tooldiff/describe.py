@@ -103,10 +103,10 @@ def render_describe(report: Report, paths_from: PathsFrom = AT_ROOT) -> str:
 def describe_json(report: Report) -> str:
     """Seed 002's `describe()` per tool and `describeAll()`'s totals: tokens (the estimate), descriptionChars,
     schemaHash, targets, issues {code, severity, targets, path, message, status} and ok (no error among
-    them that the baseline or an ignore has not accepted). `file`, `line`, `toolset` and `tokensByMethod` are
-    tooldiff's own; a pair finding is an issue of both tools (and counts once in `issueCount`), a toolset's
-    own finding (too many tools, a token budget) is in `toolsetIssues`, and a file that does not parse is in
-    `notRead`."""
+    them that the baseline or an ignore has not accepted). `file`, `line`, `toolset`, `tokensByMethod` and
+    `tokenMethodNotes` (what a method is, where it needs saying) are tooldiff's own; a pair finding is an
+    issue of both tools (and counts once in `issueCount`), a toolset's own finding (too many tools, a token
+    budget) is in `toolsetIssues`, and a file that does not parse is in `notRead`."""
     grouped = _Grouped(report)
     tools: list[dict[str, Any]] = []
     total = 0
@@ -129,6 +129,7 @@ def describe_json(report: Report) -> str:
         "issueCount": sum(1 for f in report.findings if f.code != "parse-error"),
         "notRead": [{"file": f.file, "line": f.line, "message": f.message} for f in broken],
         "notes": list(report.notes),
+        "tokenMethodNotes": {m: METHOD_NOTES[m] for m in report.token_methods if m in METHOD_NOTES},
     }
     return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
 

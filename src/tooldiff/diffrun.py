@@ -549,6 +549,8 @@ def run_diff_paths(base_path: Path, head_path: Path, config: Config | None = Non
     for path in (base_path, head_path):
         if not path.exists():
             raise PathsError(f"{path}: no such file or folder")
+        if not path.is_file() and not path.is_dir():  # a FIFO would wait for a writer
+            raise PathsError(f"{path}: not a regular file or a folder")
     b_src: FileSource = OneFile(base_path) if base_path.is_file() else WorktreeSource(base_path)
     h_src: FileSource = OneFile(head_path) if head_path.is_file() else WorktreeSource(head_path)
     if config is not None:  # the named one for both sides: their own are not read

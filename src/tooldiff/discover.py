@@ -220,6 +220,7 @@ class Selection:
     explicit: bool  # named by the command line or the config: syntax errors count even without tool hints
     sizes: dict[str, int] = field(default_factory=dict)  # bytes of each path to read
     notes: list[str] = field(default_factory=list)  # named files the config leaves out
+    folders: list[str] = field(default_factory=list)  # the paths named that are folders
 
 
 def select(
@@ -255,7 +256,13 @@ def select(
             continue
         to_read.append(path)
         sizes[path] = size
-    return Selection(to_read, errors, explicit, sizes, notes)
+    return Selection(to_read, errors, explicit, sizes, notes, _folders(paths, listed))
+
+
+def _folders(paths: Sequence[str], listed: Sequence[str]) -> list[str]:
+    files = set(listed)
+    named = [p for p in (_plain(raw) for raw in paths) if p not in files and p not in ("", ".")]
+    return [p for p in named if any(f.startswith(p + "/") for f in listed)]
 
 
 MAX_LINK_HOPS = 8
@@ -330,6 +337,12 @@ def read_parse(
     for path in to_read:
         raw = data.get(path)
         if raw is None:
+            why = source.unreadable.get(path)
+            if why is not None:  # it may hold tools: say so rather than check the rest and pass
+                errors.append(ParseError(
+                    file=path, line=1, message=f"cannot be read: {why}",
+                    fix="Make the file readable to the user tooldiff runs as, or leave it out with the "
+                        "config's `exclude`."))
             continue
         result = (known or {}).get(path) or parse_bytes(path, raw, max_bytes=config.max_file_bytes)
         hinted = (explicit or path in tool_files

@@ -12,11 +12,11 @@ import os
 import posixpath
 import re
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tooldiff.sources import WorktreeSource, link_text_leaves
+from tooldiff.sources import NONE_UNREADABLE, WorktreeSource, link_text_leaves
 
 SYMLINK_MODE = "120000"
 _SHA = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
@@ -291,6 +291,8 @@ class GitSource:
     def list_files(self, also: Iterable[str] = ()) -> list[str]:
         return sorted(self.repo.tree(self.commit))  # every file of the commit: nothing to add
 
+    unreadable: Mapping[str, str] = NONE_UNREADABLE  # a blob always is
+
     def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:
         tree = self.repo.tree(self.commit)
         wanted = [p for p in paths if p in tree and tree[p].mode != SYMLINK_MODE]
@@ -325,6 +327,10 @@ class GitWorktreeSource:
 
     def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:
         return self._disk.read_many(paths)
+
+    @property
+    def unreadable(self) -> Mapping[str, str]:
+        return self._disk.unreadable
 
     def symlink_target(self, path: str) -> str | None:
         return self._disk.symlink_target(path)

@@ -42,6 +42,10 @@ class SubsetSource:
             out.update(self.inner.read_many(missing))
         return out
 
+    @property
+    def unreadable(self) -> Mapping[str, str]:
+        return self.inner.unreadable
+
     def symlink_target(self, path: str) -> str | None:
         return self.inner.symlink_target(path)
 

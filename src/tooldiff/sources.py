@@ -12,7 +12,10 @@ import re
 import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Protocol
+
+NONE_UNREADABLE: Mapping[str, str] = MappingProxyType({})  # a source whose files are always readable
 
 
 class PathsError(ValueError):
@@ -36,7 +39,13 @@ class FileSource(Protocol):
         ...
 
     def read_many(self, paths: Iterable[str]) -> Mapping[str, bytes]:
-        """The bytes of each path. A path that cannot be read is absent from the result."""
+        """The bytes of each path. A path that cannot be read is absent from the result (and, where it is
+        there but unreadable, in `unreadable`)."""
+        ...
+
+    @property
+    def unreadable(self) -> Mapping[str, str]:
+        """Paths that `read_many` found but could not read, with why (a file's permissions, a FIFO)."""
         ...
 
     def symlink_target(self, path: str) -> str | None:
@@ -90,6 +99,7 @@ class WorktreeSource:
         self.label = label
         self._base = str(self.root) + os.sep  # string paths: discovery asks two questions of every file
         self.folder_links: frozenset[str] = frozenset()  # symlinks to folders seen by `list_files`
+        self.unreadable: dict[str, str] = {}
 
     def list_files(self, also: Iterable[str] = ()) -> list[str]:
         # Skipped folders are not walked (node_modules can hold 100k files), except on the way to a path in
@@ -129,8 +139,15 @@ class WorktreeSource:
                 # Never follow a link, nor a path (a config's `baseline: /etc/passwd`) that leaves the tree.
                 if full.is_symlink() or not full.resolve().is_relative_to(self.root):
                     continue
+                if not stat.S_ISREG(full.stat().st_mode):  # opening a FIFO would wait for a writer
+                    self.unreadable[p] = "not a regular file"
+                    continue
                 out[p] = full.read_bytes()
-            except (OSError, ValueError):  # ValueError: a NUL byte in a path from the config
+            except FileNotFoundError:  # a config name that is not there
+                continue
+            except OSError as exc:
+                self.unreadable[p] = exc.strerror or type(exc).__name__
+            except ValueError:  # a NUL byte in a path from the config
                 continue
         return out
 
@@ -161,7 +178,16 @@ class OneFile:
         return [self.path.name]
 
     def read_many(self, paths: Iterable[str]) -> dict[str, bytes]:
-        return {p: self.path.read_bytes() for p in paths if p == self.path.name}
+        if self.path.name not in set(paths):
+            return {}
+        try:
+            if not stat.S_ISREG(self.path.stat().st_mode):  # a FIFO would wait for a writer
+                raise PathsError(f"{self.path}: cannot be read: not a regular file")
+            return {self.path.name: self.path.read_bytes()}
+        except OSError as exc:  # named outright (`diff A B`, a dump): a usage error, not a finding
+            raise PathsError(f"{self.path}: cannot be read: {exc.strerror or type(exc).__name__}") from exc
+
+    unreadable: Mapping[str, str] = NONE_UNREADABLE
 
     def symlink_target(self, path: str) -> str | None:
         return None

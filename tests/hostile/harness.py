@@ -104,6 +104,7 @@ class MemorySource:
     """A `FileSource` over a dict, for fast in-process runs."""
 
     label = "memory"
+    unreadable: Mapping[str, str] = {}
 
     def __init__(self, files: Mapping[str, bytes]) -> None:
         self.files = dict(files)
