@@ -316,7 +316,7 @@ def test_schema_parts_never_read_the_name_or_text_and_the_parts_make_the_whole()
         renamed = tool(schema, name="other_tool", description="Something else entirely.")
         other = list(schema_part(renamed, ctx))
         assert plain == other, rule
-    assert split == 1  # missing-description: its property part is checked once per schema
+    assert split == 2  # missing- and oversized-description: their property parts are checked once per schema
 
 
 def test_a_rule_that_says_it_does_not_apply_finds_nothing() -> None:

@@ -81,11 +81,21 @@ def _setup(ctx: Context) -> tuple[tuple[str, ...], int, int]:
     return tuple(t.name for t in ctx.targets), tool_max, prop_max
 
 
-def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+def _settings(ctx: Context) -> tuple[tuple[str, ...], int, int]:
     setup = ctx.memo.get(CODE)
     if setup is None:
         setup = ctx.memo[CODE] = _setup(ctx)
-    targets, tool_max, prop_max = setup
+    return setup
+
+
+def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    yield from check_tool(tool, ctx)
+    yield from check_schema(tool, ctx)
+
+
+def check_tool(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    """The tool's own description (the part of `check` that reads the tool's text)."""
+    targets, tool_max, _ = _settings(ctx)
     chars = utf16_units(tool.description)
     if chars > tool_max:
         yield Problem(
@@ -95,8 +105,13 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
             targets=targets,
             evidence={"chars": chars, "limit": tool_max},
         )
+
+
+def check_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
+    """The property descriptions (the part of `check` that reads the schema alone; see `rules.base`)."""
     if not schemawalk.has_schema(tool):
         return
+    targets, _, prop_max = _settings(ctx)
     for node in schemawalk.nodes(tool):
         s = node.schema
         if node.via != "properties" or not isinstance(s, dict):
