@@ -57,9 +57,6 @@ class ToolView:
     name_seq: tuple[str, ...]  # the name's terms in order
     desc_terms: frozenset[str]  # terms of the description alone
     core: tuple[str, ...]  # the name's terms without a vendor prefix or suffix (`browser_click` -> click)
-    plural: bool  # the name ends in a plural (`get_events`) or says all: it returns many, like a listing
-    says_all: bool  # the name has "all" or "every" (`experiment-get-all`)
-    singular: bool  # the name ends in a singular that says one (`get_task`; not `get_news`)
     actions: frozenset[str]  # action classes in the name (else the first one of the description)
     index_terms: frozenset[str]  # terms.all plus the actions a request cannot tell from ours (`t:` keys)
     mentions: tuple[str, ...]  # our own name and the names in alias notices, lower-cased (`m:` keys)
@@ -91,6 +88,21 @@ class ToolView:
     @property
     def guards(self) -> tuple[str, ...]:
         return self._once("guards", lambda: guards(self.tool))
+
+    @property
+    def plural(self) -> bool:
+        """The name ends in a plural (`get_events`) or says all: it returns many, like a listing."""
+        return self._once("counted", lambda: _counted(self.name))[0]
+
+    @property
+    def says_all(self) -> bool:
+        """The name has "all" or "every" (`experiment-get-all`)."""
+        return self._once("counted", lambda: _counted(self.name))[1]
+
+    @property
+    def singular(self) -> bool:
+        """The name ends in a singular that says one (`get_task`; not `get_news`)."""
+        return self._once("counted", lambda: _counted(self.name))[2]
 
     @property
     def name_number(self) -> Mapping[str, bool]:
@@ -125,6 +137,20 @@ def _name_number(name: str) -> dict[str, bool]:
 
 
 _ALL_WORDS = frozenset({"all", "every"})
+
+
+def _counted(name: str) -> tuple[bool, bool, bool]:
+    """(plural, says_all, singular) of a name (see `ToolView`): only some pair checks ask, so on first use."""
+    # A plural filler word ending the name (get_object_details) leaves the plural to the last word that is a
+    # term: it returns one object, not many details. A singular one (users_info) keeps the name singular.
+    says_all = not _ALL_WORDS.isdisjoint(split_identifier(name))  # get_all_projects, experiment-get-all
+    last = split_identifier(name)[-1:]
+    if last and fold_plural(last[0]) != last[0] and not normalise_name_word(last[0]):
+        last = tuple(filter(normalise_name_word, split_identifier(name)))[-1:]
+    plural = (bool(last) and fold_plural(last[0]) != last[0]) or says_all
+    singular = (bool(last) and not says_all and fold_plural(last[0]) == last[0]
+                and last[0] not in lexicon().number_unknown)
+    return plural, says_all, singular
 
 
 def _actions(name_seq: Sequence[str], description: str, classes: frozenset[str]) -> frozenset[str]:
@@ -287,12 +313,6 @@ def analyse(tool: Tool, ctx: Context, vendors_shown: frozenset[str] | None = Non
         vendors = EMPTY
         core = tuple(p for t in name_seq for p in (apart if t == edge else (t,)))
         core_set = frozenset(core)
-    # A plural filler word ending the name (get_object_details) leaves the plural to the last word that is a
-    # term: it returns one object, not many details. A singular one (users_info) keeps the name singular.
-    says_all = not _ALL_WORDS.isdisjoint(split_identifier(tool.name))  # get_all_projects, experiment-get-all
-    last = split_identifier(tool.name)[-1:]
-    if last and fold_plural(last[0]) != last[0] and not normalise_name_word(last[0]):
-        last = tuple(filter(normalise_name_word, split_identifier(tool.name)))[-1:]
     return ToolView(
         tool=tool,
         name=tool.name,
@@ -300,10 +320,6 @@ def analyse(tool: Tool, ctx: Context, vendors_shown: frozenset[str] | None = Non
         name_seq=name_seq,
         desc_terms=terms.desc,
         core=core,
-        plural=(bool(last) and fold_plural(last[0]) != last[0]) or says_all,
-        says_all=says_all,
-        singular=bool(last) and not says_all and fold_plural(last[0]) == last[0]
-        and last[0] not in lexicon().number_unknown,
         actions=actions,
         index_terms=terms.all.union(extra) if extra else terms.all,
         # Alias notices name the other tool: both ends meet on the name.
