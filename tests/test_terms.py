@@ -116,11 +116,38 @@ def test_contrastive_clause_keeps_the_neighbour_as_a_boundary_not_as_words() -> 
     assert "id" not in t.all  # the quoted name is not split into words
 
 
+@pytest.mark.parametrize("written", ["getDocumentById", "get-document-by-id", "GetDocumentByID"])
+def test_a_boundary_may_spell_the_neighbours_name_in_another_case_style(written: str) -> None:
+    t = extract("search_docs", f"Search the docs by keyword. For one page by its id, use {written}.")
+    assert mentions(t.contrast_sentences, "get_document_by_id")
+    assert not mentions(t.contrast_sentences, "get_document")  # still a whole name, not a prefix
+
+
 def test_alias_notice_is_not_a_boundary() -> None:
     t = extract("read_file", "Read a file. DEPRECATED: Use read_text_file instead.")
     assert mentions(t.alias_sentences, "read_text_file")
     assert not mentions(t.contrast_sentences, "read_text_file")
     assert "read_text_file" in t.alias_mentions
+
+
+@pytest.mark.parametrize("text", [
+    "Read a file. Deprecated; use read_text_file.",
+    "Read a file. This tool is deprecated and will be removed; use read_text_file.",
+    "Read a file. Legacy name; use read_text_file.",
+])
+def test_a_retirement_notice_takes_its_pointer_from_the_next_sentence(text: str) -> None:
+    t = extract("read_file", text)
+    assert mentions(t.alias_sentences, "read_text_file")
+    assert not mentions(t.contrast_sentences, "read_text_file")
+
+
+@pytest.mark.parametrize("text", [
+    "List the deprecated packages; use audit_packages for a full audit.",
+    "Remove obsolete cache entries; use purge_cache to empty it.",
+])
+def test_deprecated_things_a_tool_works_on_leave_its_boundary_alone(text: str) -> None:
+    t = extract("list_packages", text)
+    assert mentions(t.contrast_sentences, text.split("use ")[1].split()[0])
 
 
 def test_proper_nouns_name_systems() -> None:

@@ -83,8 +83,16 @@ _GUARD_DESC = re.compile(
 _FREE_TEXT = re.compile(
     r"^(reason|comment|note|notes|justification|message|why|explanation|description)$", re.I
 )
-# A description that asks the model for its own words: whatever the name, not a guard.
-_OWN_WORDS = re.compile(r"\b(free[- ]?text|your (?:own|signature)|in your words|any text)\b", re.I)
+# A description that asks the model for its own words, a word it dictates ("write yes") or a name the model
+# can write: whatever the name, not a guard (seed 001: "a description with a colon in it").
+_OWN_WORDS = re.compile(
+    r"\b(free[- ]?text|your (?:own|signature|name)|in your words|any text"
+    r"|(?:write|type|enter|say|put|pass|set (?:it |this )?to)\s+[\"'`“]?(?:yes|y|true|ok|okay|confirm(?:ed)?"
+    r"|i agree|agree)"
+    r"|(?:assistant|model|agent)'s name|name of (?:the )?(?:person|user|approver|reviewer|human)"
+    r"|who approved|sign with)\b",
+    re.I,
+)
 # Types whose values the model picks without being given one: a guard of these must say where it comes from.
 _INVENTABLE = frozenset({"boolean", "integer", "number"})
 

@@ -57,10 +57,17 @@ _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n\s*[-*•]\s+")
 # does not do, so "reading" is not one of its terms (get_file_info is not read_file).
 _NEGATED = re.compile(r"\bnot\s+(?:yet\s+|already\s+)?([a-z]+ed)\b|\bwithout\s+([a-z]+ing)\b", re.I)
 _ALIAS = re.compile(
-    r"\b(same as|alias (?:of|for)|an alias|identical to|equivalent to|deprecated|synonym (?:of|for)"
-    r"|renamed to"
-    r"|kept for backward)\b",
+    r"\b(same as|alias (?:of|for)|an alias|identical to|equivalent to|deprecated|(?:is|now) obsolete"
+    r"|synonym (?:of|for)|renamed to"
+    r"|kept for backward)\b|^\W*(?:obsolete|legacy name)\b",  # not "removes obsolete entries"
     re.I,
+)
+# A notice that retires this tool (not "lists deprecated packages"): the sentence after it, when it points
+# ("Deprecated; use X."), is the notice's, not a boundary.
+_RETIRED = re.compile(
+    r"^\W*(?:deprecated|obsolete|legacy name)\b"
+    r"|\b(?:tool|function|endpoint|alias|name|method|command|this|it) (?:is |was |has been )?(?:now )?"
+    r"(?:deprecated|obsolete)\b"
 )
 _CONTRAST = re.compile(
     r"\b(use|prefer|see|instead|rather than|not for|do not use|don't use|for [^.]*, call|try)\b", re.I
@@ -228,12 +235,15 @@ class Terms:
             found: list[str] = []
             if self.contrast_possible:
                 opened = False  # the last sentence drew a boundary and ended in ":", so a list follows
+                before = ""
                 for sentence, bullet in _sentences_marked(self.text.lower()):
+                    last, before = before, sentence
                     if opened and bullet:  # "use the specialized tools:\n- trial_protocol_getter: ..."
                         found.append(sentence)
                         continue
                     opened = False
-                    if self.alias_sentences and _ALIAS_LOWER.search(sentence):
+                    if self.alias_sentences and (_ALIAS_LOWER.search(sentence)
+                                                 or _retires_then_points(last, sentence)):
                         continue
                     if _CONTRAST_LOWER.search(sentence):
                         found.append(sentence)
@@ -336,7 +346,8 @@ _ALIAS_ANY: set[str] = set()  # words without which `_ALIAS` cannot match
 _CONTRAST_ANY: set[str] = set()  # words without which `_CONTRAST` cannot match
 _NOT_ANY: set[str] = set()  # words without which `_NEGATED` cannot match
 _ALIAS_WORDS = frozenset(
-    ["same", "alias", "identical", "equivalent", "deprecated", "synonym", "renamed", "kept"]
+    ["same", "alias", "identical", "equivalent", "deprecated", "obsolete", "legacy", "synonym", "renamed",
+     "kept"]
 )
 _CONTRAST_WORDS = frozenset(["use", "prefer", "see", "instead", "rather", "not", "don", "try", "call"])
 _IDENT_HINT = re.compile(r"[_./:][A-Za-z0-9\-]")  # the dotted/snake branch of `_IDENT` needs one of these
@@ -585,6 +596,12 @@ def extract(name: str, description: str) -> Terms:
 _NEXT_POINTS = re.compile(r"(?:please )?(?:use|see|prefer|call)\b")
 
 
+def _retires_then_points(sentence: str, after: str) -> bool:
+    """"X is deprecated and will be removed;" followed by "use Y.": one notice in two sentences."""
+    retires = bool(_RETIRED.search(sentence)) and not _NEXT_POINTS.search(sentence)
+    return retires and bool(_NEXT_POINTS.match(after))
+
+
 def _alias_sentences(parts: list[str]) -> list[str]:
     """The sentences that announce an alias; "X is deprecated." takes the next one along when that one says
     what to use instead ("Use Y instead."), so the replacement is named in the notice."""
@@ -592,7 +609,7 @@ def _alias_sentences(parts: list[str]) -> list[str]:
     for k, s in enumerate(parts):
         if _ALIAS_LOWER.search(s):
             after = parts[k + 1] if k + 1 < len(parts) else ""
-            points = s.rstrip(".").endswith("deprecated") and _NEXT_POINTS.match(after)
+            points = _retires_then_points(s, after)
             out.append(f"{s} {after}" if points else s)
     return out
 
@@ -640,15 +657,31 @@ def mentions(sentences_: tuple[str, ...], name: str) -> bool:
 
 
 def _whole_word(sentences_: tuple[str, ...], name: str) -> Iterator[tuple[str, int]]:
-    """(sentence, offset) of each whole-word occurrence of the (lower-cased) name in the sentences."""
-    name = name.lower()
-    for s in sentences_:
-        at = s.find(name)
-        while at != -1:
-            end = at + len(name)
-            if (at == 0 or s[at - 1] not in _NAME_BEFORE) and (end >= len(s) or s[end] not in _NAME_AFTER):
-                yield s, at
-            at = s.find(name, at + 1)
+    """(sentence, offset) of each whole-word occurrence of the (lower-cased) name in the sentences, in any
+    of its case styles (`get_page`, `get-page`, `getPage`)."""
+    for spelling in spellings(name):
+        stops = _NAME_BEFORE if "-" in spelling else _NAME_AFTER  # `get-page-by-id` is not `get-page`
+        for s in sentences_:
+            at = s.find(spelling)
+            while at != -1:
+                end = at + len(spelling)
+                if (at == 0 or s[at - 1] not in _NAME_BEFORE) and (end >= len(s) or s[end] not in stops):
+                    yield s, at
+                at = s.find(spelling, at + 1)
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+@lru_cache(maxsize=65536)
+def spellings(name: str) -> tuple[str, ...]:
+    """A tool name in lower case as a description may write it: as it is, snake, kebab and camel case."""
+    low = name.lower()
+    # Only an identifier has case styles: "Web Search" written `web_search` is a vendor's name, not the tool.
+    parts = split_identifier(name) if _IDENTIFIER.fullmatch(name) else ()
+    if len(parts) < 2:
+        return (low,)
+    return tuple(dict.fromkeys((low, "_".join(parts), "-".join(parts), "".join(parts))))
 
 
 # Routing guidance by how a request is worded ("for natural-language questions use find_document"): seed 001
@@ -674,7 +707,9 @@ def bounds(sentences_: tuple[str, ...], name: str) -> bool:
 # up to the name's start, so `$` is where the name begins.
 _ALIAS_BEFORE_NAME = re.compile(
     r"(?:same as|alias (?:of|for)|identical to|equivalent to|synonym (?:of|for)|renamed to"
-    r"|deprecated\W{0,4}(?:please )?(?:use|see|prefer|call|in favou?r of|replaced by|superseded by))"
+    r"|(?:deprecated|obsolete|legacy name)(?: (?:and|alias|tool|name|now|since|in)\b[^.;:!?]{0,40})?"
+    r"\W{0,4}(?:please )?"
+    r"(?:use|see|prefer|call|in favou?r of|replaced by|superseded by))"
     r"[\s`'\"(\[]+(?:the )?[`'\"]?$"
 )
 _NOT_THE_TOOL = frozenset([

@@ -803,6 +803,14 @@ ALIASES = [
            _schema(path="string")),
         id="deprecated-colon-use-quoted",
     ),
+    # A deprecation notice whose pointer is a sentence of its own ("; use X", "! Use X"), or that says more
+    # before it: still a notice, not a boundary (seed 000: an alias is a collision).
+    *(pytest.param(_t("find_docs", "Search the docs."), _t("search_docs", f"Search the docs. {notice}"),
+                   id=f"notice-{k}")
+      for k, notice in enumerate([
+          "Deprecated; use find_docs.", "Deprecated! Use find_docs.", "Deprecated alias; use find_docs.",
+          "This tool is deprecated and will be removed; use find_docs.", "Obsolete, use find_docs instead.",
+          "Legacy name; use find_docs."])),
 ]
 
 

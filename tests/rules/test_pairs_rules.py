@@ -136,6 +136,13 @@ def test_guards_are_values_the_model_cannot_make_up() -> None:
         "max_tokens": {"type": "integer", "description": "Length of the merge summary"},
         "signature": {"type": "string", "description": "Your signature line for the audit note"},
         "revision": {"type": "string", "description": "Free-text revision note"},
+        # Seed 001: a word the description dictates, or a name the model can write, is no guard either.
+        "confirm_merge": {"type": "string", "description": "Write yes to confirm"},
+        "confirmation": {"type": "string", "description": "Type CONFIRM to proceed with the merge"},
+        "approved_by": {"type": "string", "description": "Name of the person who approved the merge"},
+        "approver": {"type": "string", "description": "Who approved this merge"},
+        "signature_line": {"type": "string", "description": "Sign with the assistant's name"},
+        "confirmed_by": {"type": "string", "description": "Your name, to confirm the merge"},
     }
     for name, prop in made_up.items():
         assert guards(make_tool({"name": "m", "input_schema": schema(**{name: prop})})) == (), name
