@@ -485,6 +485,23 @@ def test_oversized_description_counts_characters_as_the_token_estimate_does() ->
     assert list(module.check(plain, ctx)) == []
 
 
+def test_oversized_description_reads_every_description_in_the_schema() -> None:
+    """Seed 002's property limit: a description reached through `items`, an `anyOf` branch or `$defs` is
+    sent on every call as a property's is. The root's is the tool's description's business, not this."""
+    module = importlib.import_module("tooldiff.rules.oversized_description")
+    ctx = Context(targets=(TARGETS["anthropic"],), options=dict(module.OPTIONS))
+    long = {"type": "string", "description": "x" * 600}
+    schema = {"type": "object", "description": "y" * 600, "properties": {
+        "tags": {"type": "array", "items": long},
+        "when": {"anyOf": [long, {"type": "null"}]},
+        "ref": {"$ref": "#/$defs/d"}}, "$defs": {"d": long}}
+    problems = list(module.check(tool(schema), ctx))
+    assert sorted(p.pointer for p in problems) == [
+        "/input_schema/$defs/d/description", "/input_schema/properties/tags/items/description",
+        "/input_schema/properties/when/anyOf/0/description"]
+    assert all("600 characters, over 512" in p.message for p in problems)
+
+
 @pytest.mark.parametrize(("keyword", "refused_by"), [
     ("oneOf", ("openai-strict", "openai", "anthropic")),
     ("anyOf", ("openai-strict", "openai", "anthropic")),

@@ -2,9 +2,11 @@
 
 ## What it finds
 A tool description over 1,024 characters, or a property description over 512 (options `tool_max_chars`
-and `property_max_chars`, or the config's `description_limits`). A target's own documented limit, where it
-has one, wins if it is lower. Characters are counted as seed 002's JavaScript library counts them, and as the
-token estimate does: in UTF-16 units, so a character beyond U+FFFF (most emoji) is two.
+and `property_max_chars`, or the config's `description_limits`): a property's, or any other in the schema
+(an array's `items`, an `anyOf` branch, a `$defs` entry), as each is sent on every call. A target's own
+documented limit, where it has one, wins if it is lower. Characters are counted as seed 002's JavaScript
+library counts them, and as the token estimate does: in UTF-16 units, so a character beyond U+FFFF (most
+emoji) is two.
 
 ## Why it matters
 Descriptions are sent on every call and paid for on every call. Past a point they dilute what the model
@@ -114,14 +116,17 @@ def check_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
     targets, _, prop_max = _settings(ctx)
     for node in schemawalk.nodes(tool):
         s = node.schema
-        if node.via != "properties" or not isinstance(s, dict):
+        if not node.via or not isinstance(s, dict):  # the root's description is the tool's to say
             continue
         text = s.get("description")
         if isinstance(text, str) and (chars := utf16_units(text)) > prop_max:
+            # Reached through `items`, `anyOf` or `$defs`, it is sent and paid for all the same.
+            what = f'"{node.key}"' if node.via == "properties" else f"the schema at {node.pointer}"
             yield Problem(
-                message=f'The description of "{node.key}" has {chars} characters, over {prop_max}.',
+                message=f"The description of {what} has {chars} characters, over {prop_max}.",
                 fix="Shorten the property description; it is sent on every call.",
                 pointer=f"{node.pointer}/description",
                 targets=targets,
-                evidence={"chars": chars, "limit": prop_max, "property": node.key},
+                evidence={"chars": chars, "limit": prop_max,
+                          **({"property": node.key} if node.via == "properties" else {})},
             )
