@@ -690,7 +690,9 @@ _QUERY = r"(?:quer(?:y|ies)|questions?|requests?|lookups?|search(?:es|ing)?|matc
 _PHRASING = re.compile(
     rf"\b(?:keywords?[- ]{_QUERY}|natural[- ]language {_QUERY}|semantic(?:ally)? {_QUERY}"
     rf"|free[- ]form {_QUERY}|conversational {_QUERY}|plain[- ]english|(?:full|complete) sentences"
-    r"|phrased|worded|wording)\b"
+    r"|phrased|worded|wording|(?:asked|written) in natural language"
+    r"|(?:for|by|with) keywords?(?![- ](?:reports?|research|rankings?|of|for|in))"
+    r"|for questions(?! about| on| regarding| of| related| from| in))\b"
 )  # a phrasing word naming a thing ("SEO keyword reports", "semantic versioning") is no such guidance;
 # nor is "fuzzy" or "exact": "the complete name with its #code" against "a partial name" is in the request
 

@@ -578,6 +578,10 @@ SEARCH_DOCS, FIND_DOCUMENT = (next(t for t in _HELPDESK if t["name"] == name)
     "Use find_document instead for semantic search.",
     "For questions written in plain English use find_document.",
     "For conversational queries, use find_document instead.",
+    # Reworded, as the seeds review wrote them:
+    "Use find_document for questions asked in natural language.",
+    "Use this for keywords; for questions use find_document.",
+    "Not for questions, see find_document.",
 ])
 def test_routing_guidance_by_phrasing_is_no_boundary(guidance: str) -> None:
     """Seed 001: three sentences of routing guidance ("search_docs is for keyword lookups and find_document
@@ -594,6 +598,7 @@ def test_routing_guidance_by_phrasing_is_no_boundary(guidance: str) -> None:
     "For semantic versioning changelogs use find_document.",
     "For the keywords of a page's metadata, use find_document.",
     "For natural-language processing papers use find_document.",
+    "For questions about billing use find_document.",
 ])
 def test_boundary_by_what_the_request_names_still_counts(boundary: str) -> None:
     """A boundary by the thing asked for (PDF files, keyword reports) is one a request states, even where
