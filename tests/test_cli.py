@@ -307,6 +307,30 @@ def test_init_never_clobbers_without_force(
     assert run(capsys, "check", str(EXAMPLE))[0] == 0
 
 
+def test_init_says_what_it_cannot_write_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".tooldiff.yml").mkdir()  # a folder where the config goes
+    code, out, err = run(capsys, "init")
+    assert code == 2 and "Traceback" not in err
+    assert "tooldiff: cannot write .tooldiff.yml: Is a directory" in err
+    assert "wrote      .github/workflows/tooldiff.yml" in out  # the other file is still written
+    # Root may write anywhere, so no permission is made up here.
+    (tmp_path / ".tooldiff.yml").rmdir()
+
+    def refuse(self: Path, *args: object, **kwargs: object) -> int:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "write_text", refuse)
+    code, _, err = run(capsys, "init")
+    assert code == 2 and "tooldiff: cannot write .tooldiff.yml: Permission denied" in err
+    (tmp_path / ".tooldiff.yml").write_bytes(b"\xff\xfe")  # not UTF-8: it differs, as any other edit
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "init")[0] == 1
+
+
 def test_python_dash_m_works() -> None:
     out = subprocess.run([sys.executable, "-m", "tooldiff", "--version"], capture_output=True, text=True,
                          check=True)

@@ -17,21 +17,35 @@ def _template(name: str) -> str:
 
 
 def run_init(root: Path, *, force: bool = False) -> int:
-    """0 when every file is in place; 1 when a file differs and `force` was not given."""
+    """0 when every file is in place; 1 when a file differs and `force` was not given; 2 when a file
+    cannot be read or written (a folder in its place, no permission): 1 would say a file was left as is."""
     status = 0
     for rel, template in FILES.items():
         path = root / rel
         text = _template(template)
-        if path.exists() and path.read_text(encoding="utf-8") == text:
-            print(f"{'unchanged':<10} {rel}")
+        try:
+            if path.exists() and _read(path) == text:
+                print(f"{'unchanged':<10} {rel}")
+                continue
+            if path.exists() and not force:
+                print(f"{'skipped':<10} {rel}: it differs from what init writes (use --force to overwrite)",
+                      file=sys.stderr)
+                status = max(status, 1)
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            existed = path.exists()
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:  # the other file may still be written: go on, and exit 2
+            print(f"tooldiff: cannot write {rel}: {exc.strerror or exc}", file=sys.stderr)
+            status = 2
             continue
-        if path.exists() and not force:
-            print(f"{'skipped':<10} {rel}: it differs from what init writes (use --force to overwrite)",
-                  file=sys.stderr)
-            status = 1
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        existed = path.exists()
-        path.write_text(text, encoding="utf-8")
         print(f"{'overwrote' if existed else 'wrote':<10} {rel}")
     return status
+
+
+def _read(path: Path) -> str | None:
+    """The file's text; None for one that is not UTF-8, which differs from what init writes."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        return None
