@@ -82,6 +82,22 @@ def test_a_bad_tooldiff_jobs_is_a_usage_error_not_one_process_in_silence(
     assert run(capsys, "check", str(EXAMPLE))[0] == 0
 
 
+def test_tooldiff_jobs_is_read_only_by_commands_that_fork(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOOLDIFF_JOBS", "0")
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "rules")[0] == 0
+    assert run(capsys, "explain", "intent-overlap")[0] == 0
+    assert run(capsys, "init")[0] == 0
+    # describe forks for a big tree but has no --jobs: the error must not send the user to one.
+    with pytest.raises(SystemExit) as exc:
+        main(["describe", str(EXAMPLE)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "TOOLDIFF_JOBS=0: at least 1" in err and "--jobs" not in err
+
+
 def test_fail_on_warning_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, _ = run(capsys, "check", str(EXAMPLE), "--fail-on", "warning")
     assert code == 1

@@ -248,6 +248,10 @@ def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.A
     return parser
 
 
+# The commands that may fork workers, and so read TOOLDIFF_JOBS (`github` runs a check or a diff).
+_FORKS = frozenset({"check", "diff", "describe", "baseline", "github"})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     top = build_parser()
     args = top.parse_args(argv)
@@ -257,11 +261,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     jobs = getattr(args, "jobs", None)
     if not jobs:
         raw = os.environ.get("TOOLDIFF_JOBS", "").strip()
-        if raw:
+        if raw and args.command in _FORKS:  # `rules` does not read it: a bad value must not stop it
             try:
                 _jobs(raw)
             except argparse.ArgumentTypeError as exc:  # else a typo would run one process without a word
-                parser.error(f"TOOLDIFF_JOBS={raw}: {exc}; it caps the processes, like --jobs")
+                like = ", like --jobs" if hasattr(args, "jobs") else ""  # a command without --jobs: no hint
+                parser.error(f"TOOLDIFF_JOBS={raw}: {exc}; it caps the processes{like}")
         return _main(args)
     before = os.environ.get("TOOLDIFF_JOBS")
     os.environ["TOOLDIFF_JOBS"] = str(jobs)  # what `workers.jobs_available` reads, in every stage
