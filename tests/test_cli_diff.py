@@ -367,3 +367,20 @@ def test_a_broken_file_of_a_two_file_folder_is_no_rename_in_the_comment(
     code, out, _ = run(capsys, "diff", "--base", "main", "--head", "pr", "--format", "markdown")
     assert code == 1 and "parse-error" in out and "Not read at head" in out, out
     assert "renamed from" not in out and "Resolved" not in out and "tool removed" not in out, out
+
+
+def test_a_config_that_names_a_folder_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = helpdesk_repo(tmp_path)
+    (root / "sub").mkdir()
+    (root / "sub" / "x.txt").write_text("x\n", encoding="utf-8")
+    monkeypatch.chdir(root)
+    code, _, err = run(capsys, "check", "--config", "sub")
+    assert code == 2 and "config file is a folder" in err and "outside" not in err
+    code, _, err = run(capsys, "diff", "--base", "HEAD~1", "--worktree", "--config", "sub")
+    assert code == 2 and "config file is a folder" in err
+    commit(root)
+    code, _, err = run(capsys, "diff", "--base", "HEAD~1", "--config", "sub")
+    assert code == 2 and "config file is a folder" in err
+

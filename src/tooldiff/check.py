@@ -42,16 +42,28 @@ def _missing(source: FileSource, name: str) -> ConfigError:
     """A named config that is not there: where it was looked for, and what to do."""
     from tooldiff.gitread import GitSource, GitWorktreeSource
 
+    folder = ConfigError(name, 0, "", "config file is a folder: --config takes the config file itself, not "
+                                      "the folder that holds it")
     if isinstance(source, WorktreeSource):  # check, describe, baseline: the folder the run is rooted at
-        if (source.root / name).exists() or Path(name).exists():  # there, but outside the root
+        full = source.root / name
+        if full.is_dir() and full.resolve().is_relative_to(source.root.resolve()):
+            return folder
+        if name in source.unreadable:  # there, but a FIFO or without read permission
+            return ConfigError(name, 0, "", f"config file cannot be read: {source.unreadable[name]}")
+        if full.exists() or Path(name).exists():  # there, but outside the root
             message = (f"config file is outside {source.root}, the folder this run is rooted at, and a file "
                        "outside it is not read: name a file inside that folder, relative to it")
             return ConfigError(name, 0, "", message)
         return ConfigError(name, 0, "", f"config file not found in {source.root} (a file outside it is not "
                                         "read): name a file inside that folder, relative to it")
     if isinstance(source, GitWorktreeSource):
+        if (source.repo.root / name).is_dir():
+            return folder
         return ConfigError(name, 0, "", f"config file not found in the work tree at {source.repo.root}")
     commit = source.commit[:12] if isinstance(source, GitSource) else ""
+    inside = posixpath.normpath(name).rstrip("/") + "/"
+    if isinstance(source, GitSource) and any(p.startswith(inside) for p in source.repo.tree(source.commit)):
+        return folder
     at = source.label if source.label.startswith(commit) else f"{source.label} ({commit})"
     return ConfigError(name, 0, "", f"config file not committed at {at}: a diff reads it from the commit, "
                                     "as a path relative to the repository root; commit it, or use "
