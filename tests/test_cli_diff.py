@@ -384,3 +384,14 @@ def test_a_config_that_names_a_folder_says_so(
     code, _, err = run(capsys, "diff", "--base", "HEAD~1", "--config", "sub")
     assert code == 2 and "config file is a folder" in err
 
+
+def test_a_diff_in_a_repository_with_no_commits_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = init(tmp_path / "repo")
+    (root / "tools.json").write_bytes(HEAD.read_bytes())
+    monkeypatch.chdir(root)
+    for argv in (["--base", "main", "--worktree"], ["--base", "main", "--head", "main"]):
+        code, _, err = run(capsys, "diff", *argv)
+        assert code == 2 and "has no commits yet" in err and "spelling" not in err
+

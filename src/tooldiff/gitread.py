@@ -102,9 +102,18 @@ class GitRepo:
             return self.rev_parse(ref)
         except GitError:
             pass
+        unborn = not self.has_commits()
+        # Before the first commit, HEAD is not a misspelling, and no remote has it.
+        no_commits = (f"{self.root} has no commits yet, so {ref} names none: commit first, or lint the "
+                      "files as they are with `tooldiff check`")
+        if unborn and (ref == "HEAD" or ref.startswith(("HEAD~", "HEAD^", "HEAD@"))):
+            raise GitError(no_commits)
         name = ref.removeprefix(f"{remote}/").removeprefix("refs/heads/")
         target = name if _SHA.match(name) else f"+refs/heads/{name}:refs/remotes/{remote}/{name}"
-        self._fetch(["--depth=1", remote, target], what=ref, hint=f" Check the spelling of {ref}.")
+        try:
+            self._fetch(["--depth=1", remote, target], what=ref, hint=f" Check the spelling of {ref}.")
+        except GitError as exc:
+            raise (GitError(no_commits) if unborn else exc) from None
         return self.rev_parse(name if _SHA.match(name) else f"refs/remotes/{remote}/{name}")
 
     def ensure_commits(self, shas: Sequence[str], remote: str = "origin") -> None:
