@@ -395,3 +395,20 @@ def test_a_diff_in_a_repository_with_no_commits_says_so(
         code, _, err = run(capsys, "diff", *argv)
         assert code == 2 and "has no commits yet" in err and "spelling" not in err
 
+
+def test_a_diff_of_refs_over_a_path_outside_the_repository_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = helpdesk_repo(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "tools.json").write_bytes(HEAD.read_bytes())
+    (root / "sub").mkdir()
+    monkeypatch.chdir(root / "sub")
+    for path in (str(elsewhere), "../../elsewhere/tools.json"):
+        code, _, err = run(capsys, "diff", "--base", "HEAD~1", path)
+        assert code == 2 and "outside the repository" in err and "no such file" not in err
+    # An absolute path inside it, and `..` out of a folder and back in, name its files.
+    for path in (str(root / "tools.json"), "../../repo/tools.json"):
+        code, out, _ = run(capsys, "diff", "--base", "HEAD~1", "--format", "json", path)
+        assert code == 0 and "intent-overlap" in codes(out)

@@ -397,6 +397,7 @@ class _Refs:
     head_src: FileSource
     prefix: str  # `repo` inside the repository: paths and the config file are named relative to it
     base_tip: FileSource  # `base` itself: where a trusted base's config and baseline are read
+    here: Path  # the folder the diff runs in, as given (not resolved): what an absolute path is named from
 
     @classmethod
     def open(cls, repo: str | Path, base: str, head: str, worktree: bool) -> _Refs:
@@ -407,16 +408,34 @@ class _Refs:
         prefix = Path(repo).resolve().relative_to(git.root.resolve()).as_posix()
         tip = git.resolve(base)
         return cls(git, head_sha, merge_base, GitSource(git, merge_base, label=base), head_src, prefix,
-                   GitSource(git, tip, label=base))
+                   GitSource(git, tip, label=base), Path(repo).absolute())
 
     def in_tree(self, path: str) -> str:
-        return posixpath.normpath(posixpath.join(self.prefix, path))
+        """`path`, named from the folder the diff runs in, from the repository root; one outside the
+        repository starts with `..` or stays absolute (see `outside`)."""
+        full = Path(posixpath.normpath((self.here / path).as_posix()))  # an absolute `path` stays itself
+        for top, prefix in ((self.here, self.prefix), (self.git.root.resolve(), ".")):
+            if full.is_relative_to(top):
+                return posixpath.normpath(posixpath.join(prefix, full.relative_to(top).as_posix()))
+        if not Path(path).is_absolute():  # `..` out of a folder reached through a link: git's root is real
+            return posixpath.normpath(posixpath.join(self.prefix, path))
+        return full.as_posix()
+
+
+def outside(rel: str) -> bool:
+    """Whether a path from `_Refs.in_tree` leaves the repository."""
+    return rel == ".." or rel.startswith("../") or posixpath.isabs(rel)
 
 
 def _all_there(paths: Sequence[str], rel: Sequence[str], refs: _Refs, base: str, head: str) -> None:
     """A path at neither ref is a typo: the diff would pass forever, finding no tool changed."""
     if not paths:
         return
+    for shown, path in zip(paths, rel, strict=True):  # it may exist on disk: "no such file" would mislead
+        if outside(path):
+            raise PathsError(f"{shown}: outside the repository at {refs.git.root}; a diff of refs compares "
+                             "files in it (to compare two folders outside git, give BASE_PATH HEAD_PATH "
+                             "without --base)")
     listed = {*refs.base_src.list_files(), *refs.head_src.list_files()}
     if (missing := first_missing(paths, rel, listed)) is not None:
         raise PathsError(f"{missing}: no such file or folder at {base} or {head}")
