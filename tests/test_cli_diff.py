@@ -167,6 +167,19 @@ def test_diff_paths_with_a_missing_path_is_a_usage_error(
     assert (code, out) == (2, "") and "nope" in err and "no such file or folder" in err
 
 
+def test_diff_of_two_paths_refuses_the_ref_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a.json").write_bytes(BASE.read_bytes())
+    (tmp_path / "b.json").write_bytes(HEAD.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    for flags, named in ((["--head", "x"], "--head is"), (["--worktree"], "--worktree is"),
+                         (["--head", "HEAD", "--worktree"], "--head and --worktree are")):
+        code, out, err = run(capsys, "diff", "a.json", "b.json", *flags)
+        assert (code, out) == (2, "") and f"tooldiff: {named} for a diff of refs" in err
+    assert run(capsys, "diff", "a.json", "b.json")[0] == 0
+
+
 def test_diff_of_two_refs_as_paths_points_at_base_and_head(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

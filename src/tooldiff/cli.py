@@ -214,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("diff", help="compare tool definitions between two refs or two paths")
     p.add_argument("--base", help="base ref; the merge base with HEAD is compared, as GitHub does")
-    p.add_argument("--head", default="HEAD", help="head ref (default: HEAD)")
+    p.add_argument("--head", help="head ref (default: HEAD)")  # None: a two-path diff can tell it was given
     p.add_argument("--worktree", action="store_true", help="include uncommitted edits")
     p.add_argument("paths", nargs="*",
                    help="with --base: only these files or folders; without it: two paths, "
@@ -380,6 +380,14 @@ def _diff(args: argparse.Namespace) -> int:
         if len(args.paths) != 2:
             print("tooldiff: give --base REF, or two paths: BASE_PATH HEAD_PATH", file=sys.stderr)
             return 2
+        # Two paths compare files on disk: a ref option would be ignored without a word.
+        given = [flag for flag, on in (("--head", args.head is not None), ("--worktree", args.worktree))
+                 if on]
+        if given:
+            print(f"tooldiff: {' and '.join(given)} {'is' if len(given) == 1 else 'are'} for a diff of refs, "
+                  "with --base REF; two paths, BASE_PATH HEAD_PATH, are compared as they are on disk",
+                  file=sys.stderr)
+            return 2
         from tooldiff.check import CONFIG_NAMES, find_config, project_root
         from tooldiff.sources import PathsError, WorktreeSource
 
@@ -414,9 +422,9 @@ def _diff(args: argparse.Namespace) -> int:
         event = os.environ.get("GITHUB_EVENT_NAME", "")
         in_actions = os.environ.get("GITHUB_ACTIONS") == "true"  # an event name lost on the way fails safe
         untrusted = (bool(event) or in_actions) and event not in TRUSTED_EVENTS
-        report = diffrun.run_diff(Path.cwd(), args.base, args.head, worktree=args.worktree, paths=args.paths,
-                                  token_methods=_token_methods(args), config_path=args.config,
-                                  config_from="base" if untrusted else "head",
+        report = diffrun.run_diff(Path.cwd(), args.base, args.head or "HEAD", worktree=args.worktree,
+                                  paths=args.paths, token_methods=_token_methods(args),
+                                  config_path=args.config, config_from="base" if untrusted else "head",
                                   adjust=lambda c: _selected(args, c))
         if untrusted:
             report = report.noted(f"Under {event or 'this event'} the base's .tooldiff.yml and baseline were "
