@@ -98,6 +98,24 @@ def test_tooldiff_jobs_is_read_only_by_commands_that_fork(
     assert "TOOLDIFF_JOBS=0: at least 1" in err and "--jobs" not in err
 
 
+def test_tokens_all_in_text_shows_every_method_counted(capsys: pytest.CaptureFixture[str]) -> None:
+    base, head = str(EXAMPLE.parents[1] / "base"), str(EXAMPLE.parent)
+    for argv in (["diff", base, head], ["check", head]):
+        doc = json.loads(run(capsys, *argv, "--tokens", "all", "--format", "json")[1])
+        assert len(doc["token_methods"]) > 1  # the estimate and openai-o200k at least
+        text = run(capsys, *argv, "--tokens", "all")[1]
+        (cells,) = (ts["tokens"] for ts in doc["toolsets"])
+        for method in doc["token_methods"]:
+            cell = cells[method]
+            figure = f"{cell['delta']:+,}" if argv[0] == "diff" else f"{cell['head']:,}"
+            assert f"Tokens {figure} (" in text and f"{method})." in text, method
+            line = next(ln for ln in text.splitlines() if ln.endswith(f"{method})."))
+            assert line.startswith(f"Tokens {figure} ("), line
+    # The estimate alone: the diff's sentence says it, as before.
+    out = run(capsys, "diff", base, head)[1]
+    assert "; tokens +52 (+18.8%, estimate)." in out and "openai" not in out
+
+
 def test_fail_on_warning_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, _ = run(capsys, "check", str(EXAMPLE), "--fail-on", "warning")
     assert code == 1

@@ -165,7 +165,8 @@ def _common(p: argparse.ArgumentParser, config_help: str = _CHECK_CONFIG) -> Non
                         "else error)")
     p.add_argument("--tokens", choices=("auto", "estimate", "all"), default="auto",
                    help="token counting methods: all available, or the estimate only (default: all when "
-                        "the output format shows tokens: json, markdown, github)")
+                        "the output format shows tokens: json, markdown, github); with all, text shows "
+                        "each method's figures on a line of its own")
     p.add_argument("--jobs", "-j", type=_jobs, metavar="N",
                    help="processes for a big run (default: TOOLDIFF_JOBS, else one per CPU, at most 4; "
                         "1: this process only). The output is the same whatever N.")

@@ -49,7 +49,8 @@ def finding_line(f: Finding, colour: bool = False, shown: Callable[[str], str] =
 
 
 def _changes(report: Report) -> str:
-    """What a diff changed, in one sentence: the tools per kind of change and the token delta."""
+    """What a diff changed, in one sentence: the tools per kind of change and the token delta (of the one
+    method counted: several get a line each, `_token_lines`)."""
     kinds: dict[str, int] = {}
     for t in report.tools:
         if t.change == "unchanged" or (t.moved is not None and t.change == "removed"):
@@ -59,8 +60,20 @@ def _changes(report: Report) -> str:
     if not kinds:
         return "No tool definition changed."
     parts = ", ".join(f"{n:,} {kind}" for kind, n in sorted(kinds.items()))
-    tokens = view.delta_text(report, plain)
+    tokens = view.delta_text(report, plain) if len(report.token_methods) < 2 else ""
     return f"Tools changed: {parts}{'; ' + tokens if tokens else ''}."
+
+
+def _token_lines(report: Report) -> list[str]:
+    """`--tokens all`: each counted method on its own line, the figures of the JSON report (a diff's
+    delta, a check's cost). With the estimate alone, a diff's sentence says it and a check shows none."""
+    if len(report.token_methods) < 2:
+        return []
+    if report.mode == "diff":
+        texts = [view.delta_text(report, plain, m) for m in report.token_methods]
+    else:
+        texts = [view.cost_text(report, m, plain) for m in report.token_methods]
+    return [f"T{t[1:]}." for t in texts if t]
 
 
 def statistics(new: list[Finding]) -> list[str]:
@@ -103,6 +116,7 @@ def render(report: Report, ctx: RenderContext) -> str:
         lines.append("")
     if report.mode == "diff":
         lines.append(_changes(report))
+    lines += _token_lines(report)
     lines.append(_paint(summary, "error" if counts["error"] else "bold", ctx.colour))
     # A config or baseline change decides what counts as new (an ignore added in the PR silences a
     # finding): the terminal lists it, as the comment and the job summary do.

@@ -173,12 +173,13 @@ def _costs_nothing(t: ToolReport) -> bool:
     return bool(cells) and all(c.get("base") is not None and c.get("base") == c.get("head") for c in cells)
 
 
-def delta_text(report: Report, shown: Callable[[object, int], str] = md) -> str:
+def delta_text(report: Report, shown: Callable[[object, int], str] = md, method: str | None = None) -> str:
     """"tokens +52 (+18.8%, estimate)": the token delta of the toolset whose cost changed, or "" when there is
     none. Toolsets go out in different requests, so where several changed cost the largest change is named
     ("... in tools/b.json, the largest change of 2 toolsets"): their sum is no request's cost. `shown`
-    escapes the toolset id for the output (`md`, or `plain` for a terminal)."""
-    method = report.token_methods[0] if report.token_methods else "estimate"
+    escapes the toolset id for the output (`md`, or `plain` for a terminal). `method`: the report's first
+    counting method unless named."""
+    method = method or (report.token_methods[0] if report.token_methods else "estimate")
     cells = [c for ts in report.toolsets if (c := _delta(ts.id, ts.tokens.get(method))) is not None]
     if not cells:
         return ""
@@ -191,6 +192,19 @@ def delta_text(report: Report, shown: Callable[[object, int], str] = md) -> str:
     pct = f"{percent(delta, base)}, " if base else ""
     return (f"tokens {delta:+,} ({pct}{method}) in {shown(name, 80)}, the largest change of "
             f"{len(moved)} toolsets")
+
+
+def cost_text(report: Report, method: str, shown: Callable[[object, int], str] = md) -> str:
+    """"tokens 328 (estimate)": a check's toolset cost by `method` ("" when not counted); of several
+    toolsets, the largest is named, as `delta_text` does, for their sum is no request's cost."""
+    cells = [(ts.id, head) for ts in report.toolsets
+             if (head := (ts.tokens.get(method) or {}).get("head")) is not None]
+    if not cells:
+        return ""
+    if len(cells) == 1:
+        return f"tokens {cells[0][1]:,} ({method})"
+    name, head = max(cells, key=lambda c: (c[1], c[0]))
+    return f"tokens {head:,} ({method}) in {shown(name, 80)}, the largest of {len(cells)} toolsets"
 
 
 def _delta(name: str, cell: Mapping[str, int | None] | None) -> tuple[str, int, int] | None:
