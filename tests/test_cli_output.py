@@ -25,6 +25,21 @@ def test_output_creates_missing_folders_and_matches_stdout(
         assert target.read_text(encoding="utf-8") == shown, fmt  # the final newline included
 
 
+def test_output_dash_is_stdout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    base = str(EXAMPLE.parents[1] / "base")
+    for argv in (["check", str(EXAMPLE)], ["diff", base, str(EXAMPLE.parent)]):
+        assert main([*argv, "--format", "json"]) == 0
+        shown = capsys.readouterr().out
+        assert main([*argv, "--format", "json", "-o", "-"]) == 0
+        assert capsys.readouterr().out == shown
+        assert not (tmp_path / "-").exists()
+    assert main(["check", str(EXAMPLE), "--output", "./-"]) == 0  # a file of that name, when meant
+    assert (tmp_path / "-").is_file() and capsys.readouterr().out == ""
+
+
 def test_output_that_cannot_be_written_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -44,6 +44,7 @@ def _emit(
     from tooldiff.render import RenderContext, render
     from tooldiff.render.context import PathsFrom
 
+    output = None if output == "-" else output  # stdout, as most tools read it; `./-` names such a file
     colour = fmt == "text" and output is None and colour_wanted(sys.stdout)
     paths_from = _paths_from(root) if fmt == "text" else PathsFrom()
     text = render(fmt, report, RenderContext(colour=colour, statistics=statistics, paths_from=paths_from))
@@ -157,7 +158,8 @@ def _common(p: argparse.ArgumentParser, config_help: str = _CHECK_CONFIG) -> Non
                         "(code scanning), github (the job summary, Markdown for $GITHUB_STEP_SUMMARY), "
                         "annotations (workflow commands, ::error file=...:: lines for the job log); "
                         "default: text")
-    p.add_argument("--output", "-o", help="write the report here, not to stdout (missing folders are made)")
+    p.add_argument("--output", "-o",
+                   help="write the report here, not to stdout (missing folders are made; -: stdout)")
     p.add_argument("--statistics", action="store_true",
                    help="text: one line per rule code with its count of new findings, not every finding")
     p.add_argument("--fail-on", choices=FAIL_ON,
