@@ -256,6 +256,7 @@ class Engine:
                 # Not a method of this engine: a context that points back at it would make a cycle, and
                 # with the collector paused an engine (holding its files' text) would outlive its run.
                 targets_of=partial(_target_objects, self.config, self._targets, toolset_id),
+                targets_in=partial(_target_objects, self.config, self._targets),
             )
         return ctx
 
@@ -441,7 +442,7 @@ def _analyse(
     # The tool rules with their contexts, per target set (a handful for a whole run): the parts whose
     # problems depend on the schema alone, then the rest (`rules.tool_rule_parts`). Tool rules never ask a
     # context for other tools' targets (only toolset rules do), so their contexts need no toolset.
-    plans: dict[tuple[str, ...], tuple[Plan, Plan]] = {}
+    plans: dict[tuple[str, ...], tuple[Plan, Plan, Plan]] = {}
     for ts, lo, hi, whole in work:
         for tool in ts.tools[lo:hi]:
             key = (ts.id, tool.file, tool.pointer)  # tool_key, inlined: 20k calls
@@ -458,6 +459,7 @@ def _analyse(
                 targets = tuple(TARGETS[n] for n in names)
                 schema_steps: Plan = []
                 other_steps: Plan = []
+                peer_steps: Plan = []  # `SEES_TOOLSET` rules: given the tool's toolset too
                 for c, m in tool_rules:
                     ctx = eng.context(c, targets)
                     if not rules.applies(m, ctx):
@@ -466,9 +468,10 @@ def _analyse(
                     if schema_part is not None:
                         schema_steps.append((c, m, ctx, schema_part))
                     if rest is not None:
-                        other_steps.append((c, m, ctx, rest))
-                plan = plans[names] = (schema_steps, other_steps)
-            by_schema_rules, other_rules = plan
+                        (peer_steps if getattr(m, "SEES_TOOLSET", False) else other_steps).append(
+                            (c, m, ctx, rest))
+                plan = plans[names] = (schema_steps, other_steps, peer_steps)
+            by_schema_rules, other_rules, peer_rules = plan
             if by_schema_rules:
                 # Equal schemas are common (3,000 of 20k corpus tools share one): check each once. The
                 # canonical text was made for the hash just above, so it is the cheap key.
@@ -484,6 +487,9 @@ def _analyse(
                     pending.append((code, module, problem, ts, tool))
             for code, module, ctx, check in other_rules:
                 for problem in check(tool, ctx):
+                    pending.append((code, module, problem, ts, tool))
+            for code, module, ctx, check in peer_rules:
+                for problem in check(tool, ctx, ts):
                     pending.append((code, module, problem, ts, tool))
         if not whole:
             continue

@@ -710,3 +710,28 @@ def test_anthropic_strict_limits_optional_and_union_parameters_across_a_request(
     assert list(too_many_tools.check(light, ctx)) == []
     plain = Context(targets=resolve(("anthropic",)), options={})
     assert list(too_many_tools.check(heavy, plain)) == []
+
+
+def test_invalid_name_suggestions_are_unique_in_the_toolset(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Following every suggestion must not make a duplicate-name: two long names cut to one prefix, and a
+    dotted name whose plain form another tool already has, get names of their own."""
+    from tooldiff.cli import main
+
+    prefix = "a" * 128
+    names = [prefix + "_one", prefix + "_two", "math.sum", "math_sum", "math:sum", prefix[:126] + "_2"]
+    tools = [{"name": n, "description": "Do it.", "input_schema": {"type": "object"}} for n in names]
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(tools), encoding="utf-8")
+    main(["check", str(path), "--format", "json", "--select", "invalid-name"])
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    suggested = {f["tools"][0]: f["fix"].split('"')[1] for f in findings}
+    assert set(suggested) == {prefix + "_one", prefix + "_two", "math.sum", "math:sum"}
+    assert suggested["math.sum"] == "math_sum_2" and suggested["math:sum"] == "math_sum_3"
+    assert suggested[prefix + "_one"] == prefix  # the first in the file keeps the plain cut
+    assert len(set(suggested.values())) == len(suggested) and not set(suggested.values()) & set(names)
+    assert all(len(s) <= 128 and TARGETS["anthropic"].name_pattern.fullmatch(s) for s in suggested.values())
+    # Alone, with no toolset to compare with, the rule suggests as before.
+    [alone] = check("invalid_name", tool({"type": "object"}, name="math.sum"))
+    assert alone.fix == 'Rename the tool, for example to "math_sum".'

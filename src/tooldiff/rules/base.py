@@ -22,6 +22,10 @@ Its docstring is the user documentation, with the sections *What it finds*, *Why
 - optionally `fires(a, b, ctx) -> bool` (pair rules): whether `check` would return a problem, without
   writing its message. A pair gets one headline finding, so past the headline `tooldiff.pairs.check_pair`
   asks only this of the rules it lists under `related`.
+- optionally `SEES_TOOLSET = True` (tool rules): the engine calls `check(tool, ctx, toolset)` with the
+  toolset the tool is in (the whole of it, even when its tools are checked in slices), for a rule that
+  judges the tool against its peers (`invalid-name` suggests no name another tool has); `toolset` must be
+  optional, for a check of the tool alone.
 - optionally `applies(ctx) -> bool` (tool rules): False when nothing in the context's targets and options
   lets the rule find anything (a strict-mode rule where no target is strict). The engine asks once per
   target set and leaves the rule out; `check` must then yield nothing anyway, as a test asserts.
@@ -68,6 +72,8 @@ class Context:
     tool_settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # For toolset rules: the targets of each tool (per-tool settings win over the toolset's).
     targets_of: Callable[[Tool], tuple[Target, ...]] | None = None
+    # The same for a tool of any toolset, by its id: what a `SEES_TOOLSET` rule asks of its peers.
+    targets_in: Callable[[str, Tool], tuple[Target, ...]] | None = None
     # Scratch space for what a rule derives from the targets and options alone: the engine shares one
     # context among the tools of a run, so it is worked out once, not once per tool. Key by CODE.
     # Not an init field: `dataclasses.replace` with new options starts from an empty memo.
