@@ -116,6 +116,16 @@ def test_tokens_all_in_text_shows_every_method_counted(capsys: pytest.CaptureFix
     assert "; tokens +52 (+18.8%, estimate)." in out and "openai" not in out
 
 
+def test_github_outside_github_actions_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    code, out, err = run(capsys, "github")
+    assert (code, out) == (2, "") and "only inside a GitHub Actions job" in err and "::" not in err
+    monkeypatch.setenv("GITHUB_ACTIONS", "false")
+    assert run(capsys, "github")[0] == 2
+
+
 def test_fail_on_warning_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, _ = run(capsys, "check", str(EXAMPLE), "--fail-on", "warning")
     assert code == 1

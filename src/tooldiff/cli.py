@@ -239,7 +239,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("init", help="write a workflow and a commented .tooldiff.yml at the repository root")
     p.add_argument("--force", action="store_true", help="overwrite files that differ from what init writes")
 
-    sub.add_parser("github", help="run as the GitHub Action (reads GITHUB_* and INPUT_*)")
+    sub.add_parser("github",
+                   help="run as the GitHub Action (reads GITHUB_* and INPUT_*); only inside a GitHub Actions "
+                        "job")
     return parser
 
 
@@ -370,6 +372,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             print(f"tooldiff: writing at the repository root, {root}", file=sys.stderr)
         return run_init(root, force=args.force)
     if cmd == "github":
+        if os.environ.get("GITHUB_ACTIONS") != "true":  # no event: it would pass on nothing
+            print("tooldiff: `tooldiff github` runs only inside a GitHub Actions job (GITHUB_ACTIONS is not "
+                  "\"true\"); here, use `tooldiff check` or `tooldiff diff --base REF`", file=sys.stderr)
+            return 2
         from tooldiff.action import main as action_main
 
         return action_main()
