@@ -97,3 +97,28 @@ def test_an_unknown_code_is_named_before_any_path_or_ref_is_read(
     missing = str(tmp_path / "nowhere")
     assert main(["diff", missing, missing + "2", "--select", "nope"]) == 2
     assert "--select: unknown rule 'nope'" in capsys.readouterr().err
+
+
+def test_targets_lint_for_the_providers_named(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`--targets`, as the config's `targets` and the Action's input: an Anthropic tool linted for OpenAI
+    strict mode too gets its errors; an unknown target is a usage error that names it."""
+    loose = tmp_path / "tools.json"
+    loose.write_text(json.dumps({"tools": [{"name": "get_page", "description": "Get one page by its id.",
+                                            "input_schema": {"type": "object", "properties": {
+                                                "id": {"type": "string", "description": "The page id."}}}}]}))
+
+    def run(*argv: str) -> tuple[int, dict[str, set[tuple[str, ...]]]]:
+        code = main(["check", str(loose), "--format", "json", *argv])
+        doc = json.loads(capsys.readouterr().out)
+        found: dict[str, set[tuple[str, ...]]] = {}
+        for f in doc["findings"]:
+            found.setdefault(f["code"], set()).add(tuple(f["targets"]))
+        return code, found
+
+    assert run() == (0, {})  # Anthropic alone: nothing to say
+    code, found = run("--targets", "anthropic,openai-strict")
+    assert code == 1 and found == {"missing-additional-properties-false": {("openai-strict",)},
+                                   "optional-not-required": {("openai-strict",)}}
+    assert run("--targets", "OPENAI_STRICT", "--targets", "google")[1].keys() == found.keys()
+    assert main(["check", str(loose), "--targets", "openai-strct"]) == 2
+    assert "openai-strict" in capsys.readouterr().err  # did you mean

@@ -137,6 +137,10 @@ def _selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ignore", action="append", metavar="CODES",
                    help="turn these rules off for this run (comma-separated or repeated); wins over "
                         "--select and the config")
+    p.add_argument("--targets", action="append", metavar="TARGETS",
+                   help="lint for these providers (openai-strict, openai, anthropic, anthropic-strict, "
+                        "google; comma-separated or repeated), as the config's `targets`: per-toolset and "
+                        "per-tool targets in the config still win; default: by each tool's format")
 
 
 def _selected(args: argparse.Namespace, config: Config) -> Config:
@@ -292,11 +296,11 @@ def _main(args: argparse.Namespace) -> int:
 
     try:
         args.selection = None
-        if getattr(args, "select", None) or getattr(args, "ignore", None):
+        if any(getattr(args, flag, None) for flag in ("select", "ignore", "targets")):
             from tooldiff.config import Selection
 
-            # An unknown code is a usage error before any file or ref is read.
-            args.selection = Selection.parse(args.select, args.ignore)
+            # An unknown code or target is a usage error before any file or ref is read.
+            args.selection = Selection.parse(args.select, args.ignore, getattr(args, "targets", None))
         return _dispatch(args)
     except (ConfigError, GitError, BaselineError, PathsError) as exc:
         from tooldiff.render.escape import plain

@@ -258,26 +258,33 @@ class Selection:
 
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()  # `--targets`: the config's global `targets` for this run
 
     @classmethod
-    def parse(cls, select: Iterable[str] | None, ignore: Iterable[str] | None) -> Selection:
+    def parse(cls, select: Iterable[str] | None, ignore: Iterable[str] | None,
+              targets: Iterable[str] | None = None) -> Selection:
         """From the flags' values (each may hold several codes, comma-separated); ConfigError names an
-        unknown code and the flag it came from."""
-        def codes(flag: str, values: Iterable[str] | None) -> tuple[str, ...]:
+        unknown code or target and the flag it came from."""
+        def names(flag: str, values: Iterable[str] | None, known: frozenset[str], what: str
+                  ) -> tuple[str, ...]:
             out: list[str] = []
             for value in values or ():
                 for raw in value.split(","):
-                    code = raw.strip().lower().replace("_", "-")
-                    if not code:
+                    name = raw.strip().lower().replace("_", "-")
+                    if not name:
                         continue
-                    if code not in RULE_CODES:
-                        raise ConfigError(flag, 0, "", unknown("rule " + repr(raw.strip()), code, RULE_CODES))
-                    out.append(code)
-            return tuple(out)
+                    if name not in known:
+                        raise ConfigError(flag, 0, "", unknown(f"{what} {raw.strip()!r}", name, known))
+                    out.append(name)
+            return tuple(dict.fromkeys(out))
 
-        return cls(codes("--select", select), codes("--ignore", ignore))
+        return cls(names("--select", select, RULE_CODES, "rule"),
+                   names("--ignore", ignore, RULE_CODES, "rule"),
+                   names("--targets", targets, known_targets(), "target"))
 
     def apply(self, config: Config) -> Config:
+        # Per-toolset and per-tool targets in the config still win, as over the config's own global list.
+        config = replace(config, targets=self.targets) if self.targets else config
         if not self.select and not self.ignore:
             return config
 
