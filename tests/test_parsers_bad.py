@@ -271,3 +271,26 @@ def test_a_file_of_broken_lines_reports_the_first_hundred_and_counts_the_rest() 
     assert len(result.errors) == MAX_ERRORS_PER_FILE + 1
     last = result.errors[-1]
     assert last.line == MAX_ERRORS_PER_FILE + 2 and "400 more lines" in last.message
+
+
+ODD = 'x: "a\u2028b\u2029c\x85d"\n'  # one line of the file; PyYAML's marks count four
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    (ODD + "tools:\n  - name: t\n   description: T\n    input_schema: {}\n", 4),  # a syntax error
+    (ODD + "tools:\n  - name: t\n    input_schema: &x\n      a: *x\n", 4),  # an alias cycle
+    (ODD + "tools:\n  - name: t\n    input_schema:\n      maxLength: 0x" + "f" * 3600 + "\n", 5),
+    (ODD.replace("\x85", "\r") + "y: 1\n" * 3 + "a: b\n c: d\n", 6),  # a lone CR
+], ids=["syntax", "cycle", "long-int", "lone-cr"])
+def test_yaml_error_lines_count_only_newlines(text: str, line: int) -> None:
+    """U+2028, U+2029, NEL and a lone CR are line breaks to PyYAML's marks, not to the file's readers."""
+    # Lines past the error: a shifted line past the end would be cut back to the last line, hiding it.
+    got, message = one_error("t.yaml", (text + "# more\n" * 5).encode())
+    assert got == line, message
+
+
+def test_a_json_rpc_error_document_is_on_its_line_past_odd_breaks() -> None:
+    data = ('tools:\n  - name: a\n    description: "x\u2028y\u2028z"\n    input_schema: {}\n---\n'
+            'jsonrpc: "2.0"\nerror: {code: -32601, message: Method not found}\n').encode()
+    (error,) = parse_bytes("t.yaml", data).errors
+    assert error.line == 6

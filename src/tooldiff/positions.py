@@ -361,6 +361,14 @@ def _key_in(mapping: yaml.MappingNode, token: str, depth: int = 0) -> tuple[yaml
     return None
 
 
+def mark_line(mark: yaml.Mark, index: LineIndex | None) -> int:
+    """The file line of a PyYAML mark. PyYAML's own line counts U+2028, U+2029, NEL and a lone CR as breaks;
+    where the text holds one (`LineIndex.quirky`), the mark's offset is counted by `\n` instead."""
+    if index is not None and index.quirky:
+        return index.line(mark.index)
+    return int(mark.line) + 1
+
+
 def yaml_lines(node: yaml.Node, key: yaml.Node | None, index: LineIndex | None = None) -> tuple[int, int]:
     """(first line, last line) of a node; a block value ends where the next token starts. With the text's
     `index`, lines are counted by `\n` where PyYAML would count other breaks too."""
@@ -368,10 +376,9 @@ def yaml_lines(node: yaml.Node, key: yaml.Node | None, index: LineIndex | None =
     while isinstance(last, (yaml.MappingNode, yaml.SequenceNode)) and last.value:
         last = last.value[-1][1] if isinstance(last, yaml.MappingNode) else last.value[-1]
     end_mark = last.end_mark  # a block collection's own end mark sits on the next token
+    start = mark_line((key or node).start_mark, index)
     if index is not None and index.quirky:
-        start = index.line((key or node).start_mark.index)
         return start, max(start, index.end_line(end_mark.index))
-    start = (key or node).start_mark.line + 1
     end = end_mark.line + (1 if end_mark.column > 0 else 0)
     return start, max(start, end)
 

@@ -15,7 +15,7 @@ from tooldiff.parsers.load import Document, DocumentErrors, LoadError, decode, l
 from tooldiff.parsers.record import GEMINI_CONTAINERS, Fields
 from tooldiff.parsers.repeats import Repeat
 from tooldiff.parsers.yamlwords import boolean_words
-from tooldiff.positions import LineIndex, Path, escape, split_pointer, to_pointer, yaml_node
+from tooldiff.positions import LineIndex, Path, escape, mark_line, split_pointer, to_pointer, yaml_node
 from tooldiff.schemahash import lenient_json
 
 DEFAULT_MAX_BYTES = 20_000_000
@@ -157,7 +157,7 @@ def _rpc_error(path: str, doc: Document, text: str, index: LineIndex) -> list[Pa
     if doc.kind == "jsonl":
         line = doc.line_no
     elif doc.node is not None:
-        line = doc.node.start_mark.line + 1
+        line = mark_line(doc.node.start_mark, index)
     else:
         line = index.line(len(text) - len(text.lstrip()))
     return [ParseError(file=path, line=line,

@@ -22,6 +22,7 @@ from tooldiff.positions import (
     LineIndex,
     Path,
     loaded_keys,
+    mark_line,
     text_kind,
     yaml_lines,
     yaml_node,
@@ -296,9 +297,10 @@ _Loader.add_constructor("tag:yaml.org,2002:value", _timestamp_as_str)
 _Loader.add_constructor("tag:yaml.org,2002:merge", _timestamp_as_str)
 
 
-def _check_yaml(root: yaml.Node) -> dict[int, dict[str, int]]:
+def _check_yaml(root: yaml.Node, index: LineIndex) -> dict[int, dict[str, int]]:
     """Reject alias bombs, cycles and excessive depth before constructing anything; return the mappings
-    that write a key twice (by id: each repeated key with how often it is written).
+    that write a key twice (by id: each repeated key with how often it is written). `index`: the text's, for
+    the lines of errors.
 
     Sizes are memoised per node, so measuring even a billion-laughs expansion costs only its real nodes.
     """
@@ -314,9 +316,9 @@ def _check_yaml(root: yaml.Node) -> dict[int, dict[str, int]]:
         if key in sizes:
             return sizes[key]
         if key in active:
-            raise LoadError(node.start_mark.line + 1, "YAML alias refers to itself (a cycle)")
+            raise LoadError(mark_line(node.start_mark, index), "YAML alias refers to itself (a cycle)")
         if depth > YAML_MAX_DEPTH:
-            raise LoadError(node.start_mark.line + 1, "YAML nesting too deep")
+            raise LoadError(mark_line(node.start_mark, index), "YAML nesting too deep")
         active.add(key)
         total = 1
         text = len(node.value) if isinstance(node, yaml.ScalarNode) else 0
@@ -344,10 +346,10 @@ def _check_yaml(root: yaml.Node) -> dict[int, dict[str, int]]:
 
     expanded = size(root, 0)
     if worst and expanded > YAML_ALIAS_RATIO * len(sizes):
-        raise LoadError(worst[0].start_mark.line + 1,
+        raise LoadError(mark_line(worst[0].start_mark, index),
                         f"YAML aliases expand out of proportion ({expanded:,} nodes from {len(sizes):,})")
     if worst and chars[id(root)] > max(YAML_MAX_EXPANDED_CHARS, YAML_ALIAS_RATIO * written[0]):
-        raise LoadError(worst[0].start_mark.line + 1, "YAML aliases expand out of proportion "
+        raise LoadError(mark_line(worst[0].start_mark, index), "YAML aliases expand out of proportion "
                         f"({chars[id(root)]:,} characters from {written[0]:,})")
     return repeated
 
@@ -409,16 +411,17 @@ def _kept_pairs(
 def load_yaml(text: str) -> list[Document]:
     """Every document of the stream; with several (`---`), each is addressed `/<index>`, like JSONL."""
     loader = _Loader(text)
+    index = LineIndex(text)
     found: list[tuple[Any, yaml.Node, tuple[repeats.Repeat, ...]]] = []
     node: yaml.Node | None = None
     try:
         while loader.check_node():
             node = loader.get_node()
-            where = _yaml_repeats(node, _check_yaml(node))  # before construction flattens merges
+            where = _yaml_repeats(node, _check_yaml(node, index))  # before construction flattens merges
             found.append((loader.construct_document(node), node, where))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else 1
+        line = mark_line(mark, index) if mark is not None else 1
         # At a cut-off end PyYAML points past the last line (after its newline): the file's last line.
         line = min(line, text.count("\n") + (not text.endswith("\n")))
         error = LoadError(line, f"invalid YAML: {exc.problem or exc.context} (line {line})")
@@ -428,7 +431,7 @@ def load_yaml(text: str) -> list[Document]:
     except yaml.YAMLError as exc:
         raise LoadError(1, f"invalid YAML: {exc}") from None
     except (TypeError, ValueError) as exc:  # an unhashable (list) mapping key
-        line = node.start_mark.line + 1 if node is not None else 1
+        line = mark_line(node.start_mark, index) if node is not None else 1
         raise LoadError(line, f"invalid YAML: {exc}") from None
     except RecursionError:
         raise LoadError(1, "invalid YAML: nesting too deep to parse") from None
