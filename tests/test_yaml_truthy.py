@@ -80,6 +80,18 @@ def test_the_key_read_as_true_is_located_at_its_own_line() -> None:
 
 def test_words_are_kept_on_the_tool_relative_to_its_schema() -> None:
     (tool,) = parse_bytes("t.yaml", LIGHTS.encode()).tools
-    assert ("/input_schema/properties/true", "on", True) in tool.yaml_words
-    assert ("/input_schema/properties/state/enum/0", "on", False) in tool.yaml_words
-    assert all(not p.startswith("/input_schema/properties/quoted") for p, _, _ in tool.yaml_words)
+    assert ("/input_schema/properties/true", "on", True, 12) in tool.yaml_words
+    assert ("/input_schema/properties/state/enum/0", "on", False, 10) in tool.yaml_words
+    assert all(not p.startswith("/input_schema/properties/quoted") for p, _, _, _ in tool.yaml_words)
+
+
+def test_two_keys_that_load_as_one_are_each_found_at_their_own_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `on:` and `yes:` both load as the key "true": one pointer, which finds only the last of them.
+    path = tmp_path / "tools.yaml"
+    path.write_text("tools:\n  - name: a\n    description: A.\n    input_schema:\n      type: object\n"
+                    "      properties:\n        on: {type: string, description: On.}\n"
+                    "        yes: {type: string, description: Yes.}\n", encoding="utf-8")
+    got = sorted((f["line"], f["evidence"]["word"]) for f in findings(capsys, path))  # type: ignore[index]
+    assert got == [(7, "on"), (8, "yes")]

@@ -261,12 +261,13 @@ class Engine:
         return ctx
 
     def stamp(self, code: str, module: ModuleType, problem: Problem, toolset: Toolset, at: Tool) -> Finding:
-        return self._finding(code, module, problem, toolset, at, self.locations.line(at, problem.pointer))
+        line = problem.line or self.locations.line(at, problem.pointer)
+        return self._finding(code, module, problem, toolset, at, line)
 
     def stamp_all(self, pending: Sequence[Pending]) -> list[Finding]:
         """`stamp` each, in order; lines are found file by file in one pass (27k findings on 20k tools)."""
         lines = self.locations.lines([(at, problem.pointer) for _, _, problem, _, at in pending])
-        return [self._finding(*item, line) for item, line in zip(pending, lines, strict=True)]
+        return [self._finding(*item, item[2].line or line) for item, line in zip(pending, lines, strict=True)]
 
     def _finding(
         self, code: str, module: ModuleType, problem: Problem, toolset: Toolset, at: Tool, line: int

@@ -56,8 +56,9 @@ class Tool:
     offset: int = -1
     end_offset: int = -1
     # YAML source only: plain yes/no/on/off in the input schema, which YAML 1.1 and 1.2 loaders read
-    # differently: (pointer from /input_schema, the word, whether it is a key). See rules/yaml_truthy.py.
-    yaml_words: tuple[tuple[str, str, bool], ...] = ()
+    # differently: (pointer from /input_schema, the word, whether it is a key, its line). See
+    # rules/yaml_truthy.py.
+    yaml_words: tuple[tuple[str, str, bool, int], ...] = ()
     # Keys written twice in one object of the record, whose first value every parser drops: (pointer of the
     # key from the tool, the key, times written, ""), or above it ("", key, times, file pointer of the
     # object). See rules/duplicate_key.py.
@@ -109,6 +110,9 @@ class Problem:
     evidence: Mapping[str, Any] = field(default_factory=dict)
     related: tuple[str, ...] = ()
     severity: Severity | None = None
+    # The line, where the rule knows it and the pointer cannot tell it (YAML keys `on:` and `yes:` both load
+    # as "true": one pointer, two lines); 0: the pointer's line.
+    line: int = 0
 
 
 @dataclass(slots=True, kw_only=True)

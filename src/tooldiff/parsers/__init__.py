@@ -74,7 +74,7 @@ def _tools(path: str, text: str, docs: list[Document]) -> tuple[list[Tool], list
             tool, message = _build(path, pointer, hit.fields, first, last, offset, end)
             if tool is not None:
                 if doc.node is not None and tool.schema_key:
-                    tool = _with_yaml_words(tool, doc.node, hit.path)
+                    tool = _with_yaml_words(tool, doc.node, hit.path, index)
                 if hit.path in near:
                     tool = _with_repeats(tool, doc.prefix, near[hit.path], hit.path, hit.fields, claimed)
                 tools.append(tool)
@@ -143,7 +143,7 @@ def _request_list(parent: tuple[str, ...]) -> tuple[str, ...]:
 def _definition(tool: Tool) -> tuple[Any, ...]:
     return (tool.name, tool.description, tool.format, tool.schema_key, tool.strict, lenient_json(tool.title),
             lenient_json(tool.input_schema), lenient_json(tool.annotations), lenient_json(tool.output_schema),
-            tool.repeated_keys, tool.yaml_words)
+            tool.repeated_keys, tuple(w[:3] for w in tool.yaml_words))  # a word's line is not what it says
 
 
 def _rpc_error(path: str, doc: Document, text: str, index: LineIndex) -> list[ParseError]:
@@ -165,12 +165,13 @@ def _rpc_error(path: str, doc: Document, text: str, index: LineIndex) -> list[Pa
                        fix="Capture the tools/list result again: the server answered with an error.")]
 
 
-def _with_yaml_words(tool: Tool, root: yaml.Node, record: Path) -> Tool:
+def _with_yaml_words(tool: Tool, root: yaml.Node, record: Path, index: LineIndex) -> Tool:
     node, _ = yaml_node(root, (*record, *split_pointer(tool.schema_pointer[len(tool.pointer):])))
     words = boolean_words(node) if node is not None else ()
     if not words:
         return tool
-    return dataclasses.replace(tool, yaml_words=tuple((f"/input_schema{p}", w, k) for p, w, k in words))
+    return dataclasses.replace(tool, yaml_words=tuple((f"/input_schema{p}", w, k, mark_line(m, index))
+                                                      for p, w, k, m in words))
 
 
 def _repeats_by_record(repeated: Iterable[Repeat], records: set[Path]) -> dict[Path, list[Repeat]]:

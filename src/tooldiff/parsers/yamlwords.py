@@ -9,8 +9,8 @@ from tooldiff.positions import BOOL_TAG, MERGE_TAG, key_token, to_pointer
 
 WORDS = frozenset(["yes", "no", "on", "off"])  # true and false mean the same in YAML 1.1 and 1.2
 
-# (pointer below the node, the word as written, whether it is a mapping key)
-Word = tuple[str, str, bool]
+# (pointer below the node, the word as written, whether it is a mapping key, where it is written)
+Word = tuple[str, str, bool, yaml.Mark]
 
 
 def _ambiguous(node: yaml.Node) -> bool:
@@ -38,10 +38,11 @@ def boolean_words(node: yaml.Node) -> tuple[Word, ...]:
                     continue
                 token = key_token(k)
                 if _ambiguous(k):
-                    out.append((to_pointer((*path, token)), k.value, True))
+                    # Its own mark: `on:` and `yes:` in one mapping both load as "true", one pointer.
+                    out.append((to_pointer((*path, token)), k.value, True, k.start_mark))
                 stack.append((v, (*path, token)))
         elif isinstance(here, yaml.SequenceNode):
             stack.extend((v, (*path, str(i))) for i, v in reversed(list(enumerate(here.value))))
         elif _ambiguous(here):
-            out.append((to_pointer(path), here.value, False))
+            out.append((to_pointer(path), here.value, False, here.start_mark))
     return tuple(out)

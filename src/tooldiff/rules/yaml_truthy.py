@@ -75,7 +75,7 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
     if not tool.yaml_words:
         return
     targets = targets_where(ctx, CODE, lambda _: True)  # every target: the loader decides, not the provider
-    for pointer, word, is_key in tool.yaml_words:
+    for pointer, word, is_key, line in tool.yaml_words:
         meaning = yaml_bool(word)
         below = as_written(tool, pointer)
         if is_key:
@@ -93,4 +93,5 @@ def check(tool: Tool, ctx: Context) -> Iterator[Problem]:
             pointer=pointer,
             targets=targets,
             evidence={"word": word, "read_as": meaning, "key": is_key},
+            line=line,
         )
