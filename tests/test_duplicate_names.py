@@ -59,3 +59,37 @@ def test_duplicates_on_one_line_are_told_apart_by_their_pointers() -> None:
     tools = parse_bytes("tools.json", minified).tools
     [p] = duplicate_name.check(Toolset(id="tools.json", files=("tools.json",), tools=tools), Context())
     assert "tools.json:1 (/tools/0), tools.json:1 (/tools/1)" in p.message
+
+
+ALIASED = """\
+tools:
+  - &search
+    name: search
+    description: Search the catalogue for products by keyword.
+    input_schema:
+      type: object
+  - name: fetch
+    description: Fetch one product page by its URL.
+    input_schema:
+      type: object
+  # the same tool again
+  - *search
+"""
+
+
+def test_a_tool_offered_again_through_an_alias_is_at_the_alias(tmp_path: Path) -> None:
+    # The composed alias is the anchored node: its line was the anchor's, so both duplicates said line 2.
+    assert [(t.name, t.line, t.end_line) for t in parse_bytes("t.yaml", ALIASED.encode()).tools] == [
+        ("search", 2, 6), ("fetch", 7, 10), ("search", 12, 12)]
+    (tmp_path / "t.yaml").write_text(ALIASED)
+    report = run_check(WorktreeSource(tmp_path), Config.default())
+    (dup,) = [f for f in report.findings if f.code == "duplicate-name"]
+    assert "t.yaml:2, t.yaml:12." in dup.message
+
+
+def test_alias_lines_in_a_later_document_of_a_stream() -> None:
+    # The first document has no alias, the second does: each document's aliases are its own.
+    text = "tools:\n  - {name: a, description: A tool., input_schema: {}}\n---\n" + ALIASED
+    tools = parse_bytes("t.yaml", text.encode()).tools
+    assert [(t.pointer, t.line) for t in tools] == [
+        ("/0/tools/0", 2), ("/1/tools/0", 5), ("/1/tools/1", 10), ("/1/tools/2", 15)]

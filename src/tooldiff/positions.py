@@ -369,15 +369,27 @@ def mark_line(mark: yaml.Mark, index: LineIndex | None) -> int:
     return int(mark.line) + 1
 
 
-def yaml_lines(node: yaml.Node, key: yaml.Node | None, index: LineIndex | None = None) -> tuple[int, int]:
+# Where aliases are written, which a composed node does not say (an alias's node is the anchored one): the
+# slot an alias fills, (id of a sequence, item index) or (id of a mapping key, -1) for that key's value ->
+# (start, end) offsets of its `*name`.
+AliasSlot = tuple[int, int]
+AliasSites = dict[AliasSlot, tuple[int, int]]
+
+
+def yaml_lines(node: yaml.Node, key: yaml.Node | None, index: LineIndex,
+               site: tuple[int, int] | None = None) -> tuple[int, int]:
     """(first line, last line) of a node; a block value ends where the next token starts. With the text's
-    `index`, lines are counted by `\n` where PyYAML would count other breaks too."""
+    `index`, lines are counted by `\n` where PyYAML would count other breaks too. `site`: the alias the
+    node is written as here (see `AliasSites`), whose line it is."""
+    if site is not None:
+        line = index.line(site[0])
+        return line, line
     last = node
     while isinstance(last, (yaml.MappingNode, yaml.SequenceNode)) and last.value:
         last = last.value[-1][1] if isinstance(last, yaml.MappingNode) else last.value[-1]
     end_mark = last.end_mark  # a block collection's own end mark sits on the next token
     start = mark_line((key or node).start_mark, index)
-    if index is not None and index.quirky:
+    if index.quirky:
         return start, max(start, index.end_line(end_mark.index))
     end = end_mark.line + (1 if end_mark.column > 0 else 0)
     return start, max(start, end)

@@ -6,7 +6,7 @@ Every failure is a `LoadError` carrying the best line we can give; `parse_bytes`
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,8 @@ from tooldiff.parsers.fastjson import FastJson
 from tooldiff.parsers.refused import SURROGATE_ESCAPE, lone_surrogate_line, refused_json_line
 from tooldiff.positions import (
     MERGE_TAG,
+    AliasSites,
+    AliasSlot,
     JsonSpans,
     LineIndex,
     Path,
@@ -59,6 +61,7 @@ class Document:
     node: yaml.Node | None = None
     fast: FastJson | None = None
     repeated: tuple[repeats.Repeat, ...] = ()  # keys written twice in one object (see `parsers.repeats`)
+    aliases: AliasSites | None = None  # YAML: where its aliases are written (None: it has none)
 
     def item_lines(self, found: Sequence[Found], index: LineIndex) -> list[tuple[int, int]]:
         """(first line, last line) of each found record, in order."""
@@ -68,10 +71,21 @@ class Document:
             assert self.node is not None
             out: list[tuple[int, int]] = []
             for hit in found:
-                node, _ = yaml_node(self.node, hit.path)
-                out.append((1, 1) if node is None else yaml_lines(node, None, index))
+                node, key = yaml_node(self.node, hit.path)
+                site = self._alias_site(hit.path, key) if self.aliases else None
+                out.append((1, 1) if node is None else yaml_lines(node, None, index, site))
             return out
         return self._json_lines(found, index)
+
+    def _alias_site(self, path: Path, key: yaml.Node | None) -> tuple[int, int] | None:
+        """Where the record at `path` is written as an alias (`- *search`), if it is."""
+        assert self.aliases is not None
+        if key is not None:
+            return self.aliases.get((id(key), -1))
+        if not path:
+            return None
+        parent, _ = yaml_node(self.node, path[:-1]) if self.node is not None else (None, None)
+        return self.aliases.get((id(parent), int(path[-1]))) if parent is not None else None
 
     def item_offsets(self, found: Sequence[Found]) -> list[tuple[int, int]]:
         """Where each found record starts and ends in the text, where the fast JSON parse saw it; else
@@ -297,10 +311,10 @@ _Loader.add_constructor("tag:yaml.org,2002:value", _timestamp_as_str)
 _Loader.add_constructor("tag:yaml.org,2002:merge", _timestamp_as_str)
 
 
-def _check_yaml(root: yaml.Node, index: LineIndex) -> dict[int, dict[str, int]]:
+def _check_yaml(root: yaml.Node, index: LineIndex) -> tuple[dict[int, dict[str, int]], bool]:
     """Reject alias bombs, cycles and excessive depth before constructing anything; return the mappings
-    that write a key twice (by id: each repeated key with how often it is written). `index`: the text's, for
-    the lines of errors.
+    that write a key twice (by id: each repeated key with how often it is written), and whether a node is
+    met twice (the document has aliases). `index`: the text's, for the lines of errors.
 
     Sizes are memoised per node, so measuring even a billion-laughs expansion costs only its real nodes.
     """
@@ -310,10 +324,12 @@ def _check_yaml(root: yaml.Node, index: LineIndex) -> dict[int, dict[str, int]]:
     active: set[int] = set()
     worst: list[yaml.Node] = []
     repeated: dict[int, dict[str, int]] = {}
+    aliased = [False]
 
     def size(node: yaml.Node, depth: int) -> int:
         key = id(node)
         if key in sizes:
+            aliased[0] = True
             return sizes[key]
         if key in active:
             raise LoadError(mark_line(node.start_mark, index), "YAML alias refers to itself (a cycle)")
@@ -351,7 +367,74 @@ def _check_yaml(root: yaml.Node, index: LineIndex) -> dict[int, dict[str, int]]:
     if worst and chars[id(root)] > max(YAML_MAX_EXPANDED_CHARS, YAML_ALIAS_RATIO * written[0]):
         raise LoadError(mark_line(worst[0].start_mark, index), "YAML aliases expand out of proportion "
                         f"({chars[id(root)]:,} characters from {written[0]:,})")
-    return repeated
+    return repeated, aliased[0]
+
+
+class _AliasSites:
+    """Where the aliases of a stream's documents are written: read from a second pass over its events, for
+    the documents that have aliases only (an alias's composed node is the anchored node, and the C composer
+    keeps no trace of the alias)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._parser: Any = None
+        self._done = 0  # documents whose events were read
+
+    def of(self, root: yaml.Node, document: int) -> AliasSites:
+        """The alias sites of the stream's `document`th document, composed as `root`."""
+        if self._parser is None:
+            self._parser = _Loader(self._text)
+            self._parser.get_event()  # StreamStart
+        get = self._parser.get_event
+        while self._done < document:  # documents before it without aliases: skipped
+            while not isinstance(get(), yaml.DocumentEndEvent):
+                pass
+            self._done += 1
+        get()  # DocumentStart
+        sites = _pair(get, root)
+        get()  # DocumentEnd
+        self._done += 1
+        return sites
+
+    def dispose(self) -> None:
+        if self._parser is not None:
+            self._parser.dispose()
+
+
+def _pair(get: Callable[[], yaml.Event], root: yaml.Node) -> AliasSites:
+    """Walk `root` in document order beside its events (one per node or alias, and one per collection's
+    end): the events that are aliases give their slots. Iterative: a document may nest 500 deep."""
+    sites: AliasSites = {}
+    stack: list[Iterator[tuple[AliasSlot | None, yaml.Node]]] = [iter([(None, root)])]
+    while stack:
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+            if stack:
+                get()  # the collection's end
+            continue
+        slot, node = step
+        event = get()
+        if isinstance(event, yaml.AliasEvent):  # its node's events came where it was anchored: not again
+            start, end = event.start_mark, event.end_mark
+            if slot is not None and start is not None and end is not None:
+                sites[slot] = (start.index, end.index)
+        elif isinstance(node, yaml.MappingNode):
+            stack.append(_mapping_slots(node))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.append(_sequence_slots(node))
+    return sites
+
+
+def _sequence_slots(node: yaml.SequenceNode) -> Iterator[tuple[AliasSlot | None, yaml.Node]]:
+    for i, item in enumerate(node.value):
+        yield (id(node), i), item
+
+
+def _mapping_slots(node: yaml.MappingNode) -> Iterator[tuple[AliasSlot | None, yaml.Node]]:
+    for key, value in node.value:
+        yield None, key
+        yield (id(key), -1), value
 
 
 def _yaml_repeats(root: yaml.Node, counts: dict[int, dict[str, int]]) -> tuple[repeats.Repeat, ...]:
@@ -412,13 +495,17 @@ def load_yaml(text: str) -> list[Document]:
     """Every document of the stream; with several (`---`), each is addressed `/<index>`, like JSONL."""
     loader = _Loader(text)
     index = LineIndex(text)
-    found: list[tuple[Any, yaml.Node, tuple[repeats.Repeat, ...]]] = []
+    aliases = _AliasSites(text)
+    found: list[_Composed] = []
     node: yaml.Node | None = None
     try:
         while loader.check_node():
             node = loader.get_node()
-            where = _yaml_repeats(node, _check_yaml(node, index))  # before construction flattens merges
-            found.append((loader.construct_document(node), node, where))
+            counts, aliased = _check_yaml(node, index)
+            # Both before construction, which flattens merges in place.
+            where = _yaml_repeats(node, counts)
+            sites = aliases.of(node, len(found)) if aliased else None
+            found.append((loader.construct_document(node), node, where, sites))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark_line(mark, index) if mark is not None else 1
@@ -437,17 +524,21 @@ def load_yaml(text: str) -> list[Document]:
         raise LoadError(1, "invalid YAML: nesting too deep to parse") from None
     finally:
         loader.dispose()
+        aliases.dispose()
     return _yaml_documents(text, found, several=len(found) > 1)
 
 
-def _yaml_documents(text: str, found: list[tuple[Any, yaml.Node, tuple[repeats.Repeat, ...]]],
-                    several: bool) -> list[Document]:
+# A YAML document as loaded: its value, its node tree, its keys written twice, where its aliases are.
+_Composed = tuple[Any, yaml.Node, tuple[repeats.Repeat, ...], AliasSites | None]
+
+
+def _yaml_documents(text: str, found: list[_Composed], several: bool) -> list[Document]:
     docs = []
-    for i, (value, node, repeated_keys) in enumerate(found):
+    for i, (value, node, repeated_keys, sites) in enumerate(found):
         if isinstance(value, (dict, list)):
             value = _stringify_keys(value)
         prefix = (str(i),) if several else ()
-        docs.append(Document(value, prefix, "yaml", text, node=node, repeated=repeated_keys))
+        docs.append(Document(value, prefix, "yaml", text, node=node, repeated=repeated_keys, aliases=sites))
     return docs
 
 
