@@ -334,3 +334,39 @@ def test_a_yaml_set_is_the_mapping_it_is_written_as() -> None:
            b"      properties:\n        colour: {type: string, enum: !!set {red, green, blue}}\n"
     (t,) = parse_bytes("t.yaml", text).tools
     assert t.input_schema["properties"]["colour"]["enum"] == {"red": None, "green": None, "blue": None}
+
+
+ENDS = """\
+shared: &str {type: string, description: A string.}
+base: &base
+  input_schema: {type: object}
+tools:
+  - name: a
+    description: A tool that ends in an alias.
+    input_schema:
+      type: object
+      properties:
+        p: *str
+  - name: b
+    description: |
+      A tool that ends in a block scalar.
+
+    # a comment after it
+
+  - name: c
+    description: A tool that ends in a merge.
+    <<: *base
+  - {name: d, description: A flow tool,
+     input_schema: {type: object}
+    }
+"""
+
+
+@pytest.mark.parametrize("odd", ["", "\u2028"])
+def test_a_yaml_tool_ends_at_its_last_token(odd: str) -> None:
+    """An alias ends at its `*name`, not where its anchor's node ends; a block scalar at its last line of
+    text, not past the blank lines and comments after it; a flow mapping at its closing brace."""
+    text = ENDS.replace("A tool that ends in an alias.", f'"A tool that ends in{odd} an alias."')
+    tools = parse_bytes("t.yaml", text.encode()).tools
+    assert [(t.name, t.line, t.end_line) for t in tools] == [
+        ("a", 5, 10), ("b", 11, 13), ("c", 17, 19), ("d", 20, 22)]

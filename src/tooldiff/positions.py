@@ -242,10 +242,17 @@ class LineIndex:
             self._quirky = any(c in t for c in "\u2028\u2029\x85") or t.count("\r") != t.count("\r\n")
         return self._quirky
 
-    def end_line(self, offset: int) -> int:
-        """The line a value ending just before `offset` ends on (a block value ends at the next line's
-        start, which belongs to the line before)."""
-        return self.line(offset) - (1 if offset > 0 and self._text[offset - 1] == "\n" else 0)
+    def last_line(self, end: int) -> int:
+        """The line of the last character before offset `end` that is not a space or a line break (a block
+        scalar's end takes in the blank lines after it)."""
+        text, at = self._text, end
+        while at > 0:  # back in chunks: a slice of the whole text per record would grow with its square
+            start = max(0, at - 256)
+            kept = len(text[start:at].rstrip(" \t\r\n"))
+            if kept:
+                return self.line(start + kept - 1)
+            at = start
+        return 1
 
     def line(self, offset: int) -> int:
         if self._newlines is None:
@@ -370,29 +377,42 @@ def mark_line(mark: yaml.Mark, index: LineIndex | None) -> int:
 
 
 # Where aliases are written, which a composed node does not say (an alias's node is the anchored one): the
-# slot an alias fills, (id of a sequence, item index) or (id of a mapping key, -1) for that key's value ->
-# (start, end) offsets of its `*name`.
+# slot an alias fills, (id of a sequence, item index) or (id of a mapping key, VALUE) for that key's value,
+# or (id of a mapping, MERGED) for its `<<: *base` -> (start, end) offsets of its `*name`.
 AliasSlot = tuple[int, int]
 AliasSites = dict[AliasSlot, tuple[int, int]]
+VALUE = -1
+MERGED = -2
 
 
 def yaml_lines(node: yaml.Node, key: yaml.Node | None, index: LineIndex,
-               site: tuple[int, int] | None = None) -> tuple[int, int]:
-    """(first line, last line) of a node; a block value ends where the next token starts. With the text's
-    `index`, lines are counted by `\n` where PyYAML would count other breaks too. `site`: the alias the
-    node is written as here (see `AliasSites`), whose line it is."""
+               site: tuple[int, int] | None = None, aliases: AliasSites | None = None) -> tuple[int, int]:
+    """(first line, last line) of a node, lines counted by `\n` (see `mark_line`). `site`: the alias the
+    node is written as here, whose line it is; `aliases`: the document's (see `AliasSites`)."""
     if site is not None:
         line = index.line(site[0])
         return line, line
-    last = node
-    while isinstance(last, (yaml.MappingNode, yaml.SequenceNode)) and last.value:
-        last = last.value[-1][1] if isinstance(last, yaml.MappingNode) else last.value[-1]
-    end_mark = last.end_mark  # a block collection's own end mark sits on the next token
     start = mark_line((key or node).start_mark, index)
-    if index.quirky:
-        return start, max(start, index.end_line(end_mark.index))
-    end = end_mark.line + (1 if end_mark.column > 0 else 0)
-    return start, max(start, end)
+    return start, max(start, index.last_line(_yaml_end(node, aliases or {})))
+
+
+def _yaml_end(node: yaml.Node, aliases: AliasSites) -> int:
+    """The offset just past a node's last token. A block collection's own end mark sits on the token after
+    it, past blank lines and comments: its last child's end is taken instead. An alias child ends at its
+    `*name` (its node is the anchored one, written before), and a `<<: *base` may be written last."""
+    end = 0
+    while isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.value and not node.flow_style:
+        if isinstance(node, yaml.MappingNode):
+            end = max(end, aliases.get((id(node), MERGED), (0, 0))[1])
+            key, node = node.value[-1]
+            slot = (id(key), VALUE)
+        else:
+            slot = (id(node), len(node.value) - 1)
+            node = node.value[-1]
+        site = aliases.get(slot)
+        if site is not None:
+            return max(end, site[1])
+    return max(end, node.end_mark.index)
 
 
 class Locator:
@@ -562,7 +582,7 @@ class Locator:
             if self._yaml is None:
                 return None
             node, key = yaml_node(self._yaml, path)
-            return None if node is None else yaml_lines(node, key, self._index)[0]
+            return None if node is None else mark_line((key or node).start_mark, self._index)
         if self._kind == "jsonl":
             if not path or not path[0].isdigit() or int(path[0]) >= len(self._line_starts):
                 return None

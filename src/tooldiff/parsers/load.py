@@ -18,6 +18,8 @@ from tooldiff.parsers.fastjson import FastJson
 from tooldiff.parsers.refused import SURROGATE_ESCAPE, lone_surrogate_line, refused_json_line
 from tooldiff.positions import (
     MERGE_TAG,
+    MERGED,
+    VALUE,
     AliasSites,
     AliasSlot,
     JsonSpans,
@@ -73,7 +75,7 @@ class Document:
             for hit in found:
                 node, key = yaml_node(self.node, hit.path)
                 site = self._alias_site(hit.path, key) if self.aliases else None
-                out.append((1, 1) if node is None else yaml_lines(node, None, index, site))
+                out.append((1, 1) if node is None else yaml_lines(node, None, index, site, self.aliases))
             return out
         return self._json_lines(found, index)
 
@@ -81,7 +83,7 @@ class Document:
         """Where the record at `path` is written as an alias (`- *search`), if it is."""
         assert self.aliases is not None
         if key is not None:
-            return self.aliases.get((id(key), -1))
+            return self.aliases.get((id(key), VALUE))
         if not path:
             return None
         parent, _ = yaml_node(self.node, path[:-1]) if self.node is not None else (None, None)
@@ -434,7 +436,8 @@ def _sequence_slots(node: yaml.SequenceNode) -> Iterator[tuple[AliasSlot | None,
 def _mapping_slots(node: yaml.MappingNode) -> Iterator[tuple[AliasSlot | None, yaml.Node]]:
     for key, value in node.value:
         yield None, key
-        yield (id(key), -1), value
+        # A `<<` is gone once merged (construction flattens it in place): its alias is the mapping's.
+        yield ((id(node), MERGED) if key.tag == MERGE_TAG else (id(key), VALUE)), value
 
 
 def _yaml_repeats(root: yaml.Node, counts: dict[int, dict[str, int]]) -> tuple[repeats.Repeat, ...]:
