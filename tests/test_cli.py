@@ -641,6 +641,48 @@ def test_describe_keeps_apart_two_same_named_tools_of_one_file(
     assert all("duplicate-name" in {i["code"] for i in row["issues"]} for row in (first, second))
 
 
+TWINS_JSON = json.dumps({"tools": [
+    {"name": "search", "description": "Search the docs by keyword",
+     "input_schema": {"type": "object", "properties": {"q": {"type": "string"}, "r": {"type": "string"}}}},
+    {"name": "search", "description": "Search the docs by keyword",
+     "input_schema": {"type": "object", "properties": {"q": {"type": "string", "description": "query"}}}},
+]}, separators=(",", ":"))
+TWINS_YAML = """\
+base: &base
+  type: object
+  properties:
+    q: {type: string}
+    r: {type: string}
+tools:
+  - name: search
+    description: Search the docs by keyword
+    input_schema: *base
+  - name: search
+    description: Search the docs by keyword
+    input_schema:
+      type: object
+      properties:
+        q: {type: string, description: query}
+"""
+
+
+@pytest.mark.parametrize(("name", "text"), [("twins.json", TWINS_JSON), ("twins.jsonl", TWINS_JSON),
+                                            ("twins.yaml", TWINS_YAML)], ids=["minified", "jsonl", "anchor"])
+def test_describe_gives_each_same_named_tool_the_findings_reported_at_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, text: str
+) -> None:
+    """Lines cannot tell two tools apart when both are on one line, or when their findings sit in an anchor
+    outside both: the first row has the two undescribed properties, the second none."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    _, out, _ = run(capsys, "describe", "--format", "json", str(path))
+    doc = json.loads(out)
+    undescribed = [sorted(i["path"] for i in row["issues"] if i["code"] == "missing-description")
+                   for row in doc["tools"]]
+    assert undescribed == [["properties.q", "properties.r"], []]
+    assert doc["issueCount"] == 4
+
+
 def test_describe_json_is_seed_002s_report(capsys: pytest.CaptureFixture[str]) -> None:
     """Seed 002's describe(): name, tokens, descriptionChars, schemaHash, targets, issues [{code, severity,
     targets, path, message}], ok (false when any issue is an error); describeAll's tokens and issueCount.

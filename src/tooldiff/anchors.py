@@ -50,16 +50,17 @@ def diff_lines(files: Iterable[tuple[str, str | None]]) -> dict[str, FileLines]:
 
 
 def tool_span(finding: Finding, tools: Sequence[ToolReport]) -> tuple[int, int]:
-    """The head lines of the tool a finding is about, in the finding's file."""
-    best: tuple[int, int] | None = None
-    for t in tools:
-        if t.file != finding.file or t.name not in finding.tools or t.toolset != finding.toolset:
-            continue
-        span = (t.line, max(t.end_line, t.line))
-        if span[0] <= finding.line <= span[1]:
+    """The head lines of the tool a finding is about, in the finding's file: the tool it was reported at
+    (of two same-named tools, lines cannot tell which: a finding in a YAML anchor is outside both), else one
+    whose lines hold the finding's."""
+    named = [t for t in tools
+             if t.file == finding.file and t.name in finding.tools and t.toolset == finding.toolset]
+    spans = [(t.line, max(t.end_line, t.line)) for t in named]
+    for t, span in zip(named, spans, strict=True):
+        if finding.tool_pointer and t.pointer == finding.tool_pointer:
             return span
-        best = best or span
-    return best or (finding.line, finding.line)
+    inside = [s for s in spans if s[0] <= finding.line <= s[1]]
+    return (inside or spans or [(finding.line, finding.line)])[0]
 
 
 def anchor(finding: Finding, tools: Sequence[ToolReport], lines: Mapping[str, FileLines]) -> int | None:

@@ -27,13 +27,13 @@ def _cut(cell: str) -> str:
 
 class _Grouped:
     """A report's findings by tool row: one on a tool belongs to that tool's row (two same-named tools in a
-    toolset are two rows, told apart by file, and in one file by their lines), a pair finding to both tools'
-    rows, once each; a toolset's own (too many tools, a token budget) to no row. Parse errors are left to
-    the caller."""
+    toolset are two rows, told apart by file, and in one file by the tool each finding was reported at), a
+    pair finding to both tools' rows, once each; a toolset's own (too many tools, a token budget) to no row.
+    Parse errors are left to the caller."""
 
     def __init__(self, report: Report) -> None:
         rows = Counter((t.toolset, t.name, t.file) for t in report.tools)
-        # Two same-named tools of one file: each takes the findings inside its own lines.
+        # Two same-named tools of one file: each takes the findings reported at it.
         self.twins = {key for key, n in rows.items() if n > 1}
         self.own: dict[tuple[str, str, str], list[Finding]] = defaultdict(list)
         self.shared: dict[tuple[str, str], list[Finding]] = defaultdict(list)
@@ -53,9 +53,17 @@ class _Grouped:
         key = (t.toolset, t.name, t.file)
         own = self.own.get(key, [])
         if key in self.twins:  # `duplicate-name` is about both: each row keeps it
-            end = max(t.line, t.end_line)
-            own = [f for f in own if f.code == "duplicate-name" or t.line <= f.line <= end]
+            own = [f for f in own if f.code == "duplicate-name" or self._at(f, t)]
         return own + self.shared.get((t.toolset, t.name), [])
+
+    @staticmethod
+    def _at(f: Finding, t: ToolReport) -> bool:
+        """Whether finding `f` was reported at twin `t`: by the tool's pointer. Lines only where a report
+        does not say it: in a minified file both tools are on line 1, and a finding in a YAML anchor is
+        outside both tools' lines."""
+        if f.tool_pointer and t.pointer:
+            return f.tool_pointer == t.pointer
+        return t.line <= f.line <= max(t.line, t.end_line)
 
 
 def render_describe(report: Report, paths_from: PathsFrom = AT_ROOT) -> str:

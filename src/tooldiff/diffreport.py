@@ -104,6 +104,7 @@ def tool_report(d: ToolsetDiff, c: ToolChange, base: Analysis, head: Analysis,
         details=schemadiff.details(was, c.head) if was is not None and c.head is not None else (),
         description_chars=tokens.utf16_units(at.description),
         moved=_moved(d, c, moves or {}),
+        pointer=at.pointer,
     )
 
 

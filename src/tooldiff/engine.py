@@ -289,6 +289,7 @@ class Engine:
             evidence=problem.evidence,  # frozen on both sides: share, do not copy
             related=tuple(problem.related),
             fingerprint=fingerprint(code, toolset.id, tool_names, problem.pointer),
+            tool_pointer=at.pointer,
         )
 
     def by_kind(self, kind: str) -> list[tuple[str, ModuleType]]:

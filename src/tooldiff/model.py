@@ -132,6 +132,10 @@ class Finding:
     status: Status = "new"
     fingerprint: str = ""
     reason: str = ""  # why it was accepted: the ignore's or the baseline entry's reason (those statuses only)
+    # The file pointer of the tool it was reported at, as `ToolReport.pointer` (not in the JSON report): two
+    # same-named tools of one file are told apart by it, not by lines, which a minified file or an anchor
+    # outside both tools cannot tell. "" where unknown.
+    tool_pointer: str = ""
 
 
 def code_label(command: str) -> str:
@@ -180,6 +184,7 @@ class ToolReport:
     # A diff's tool that left one toolset for another (`TreeDiff.move_map`): on its added row the toolset it
     # came from, on its removed row the one it went to.
     moved: str | None = None
+    pointer: str = ""  # the tool's file pointer (`Tool.pointer`; not in the JSON report)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -41,6 +41,7 @@ def tool_reports(toolsets: Sequence[Toolset], analysis: Analysis) -> list[ToolRe
                 name=t.name, toolset=ts.id, file=t.file, line=t.line, end_line=t.end_line, format=t.format,
                 targets=analysis.targets.get(key, ()), schema_hash=analysis.hashes.get(key, ""),
                 tokens=row(analysis.tokens.get(key, {})), description_chars=tokens.utf16_units(t.description),
+                pointer=t.pointer,
             ))
     return out
 

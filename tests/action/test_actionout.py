@@ -8,7 +8,7 @@ import json
 from reports import diff_report, finding, tool
 
 from tooldiff import actionout
-from tooldiff.anchors import anchor, diff_lines, parse_patch
+from tooldiff.anchors import anchor, diff_lines, parse_patch, tool_span
 from tooldiff.github import FINDING_MARK
 
 PATCH = (
@@ -38,6 +38,16 @@ def test_anchor_prefers_the_finding_line_then_the_first_changed_line_of_the_tool
     gone = finding("x", ("search_docs",), 3)
     assert anchor(gone, report.tools, lines) is None
     assert anchor(finding("x", ("a",), 1, file="README.md"), report.tools, lines) is None
+
+
+def test_a_finding_of_one_of_two_same_named_tools_sits_in_that_tool() -> None:
+    # The finding's line (3, a YAML anchor) is in neither tool: the tool it was reported at says which.
+    lines = diff_lines([("tools/a.json", PATCH)])
+    first = dataclasses.replace(tool("search", 5, 10), pointer="/tools/0")
+    second = dataclasses.replace(tool("search", 12, 17), pointer="/tools/1")
+    at_second = dataclasses.replace(finding("missing-description", ("search",), 3), tool_pointer="/tools/1")
+    assert tool_span(at_second, (first, second)) == (12, 17)
+    assert anchor(at_second, (first, second), lines) == 12
 
 
 def test_line_comments_carry_a_fingerprint_marker_and_inert_text() -> None:
