@@ -373,6 +373,21 @@ def test_init_says_what_it_cannot_write_and_exits_2(
     monkeypatch.undo()
     monkeypatch.chdir(tmp_path)
     assert run(capsys, "init")[0] == 1
+    (tmp_path / ".tooldiff.yml").unlink()
+    os.mkfifo(tmp_path / ".tooldiff.yml")  # opening it would wait for a writer
+    code, _, err = run(capsys, "init")
+    assert code == 2 and "cannot write .tooldiff.yml: not a regular file" in err
+
+
+def test_a_config_that_cannot_be_read_is_a_config_error_not_the_defaults(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its ignores and rule settings would be dropped in silence, and the run judged by the defaults."""
+    (tmp_path / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    os.mkfifo(tmp_path / ".tooldiff.yml")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "check")
+    assert code == 2 and ".tooldiff.yml" in err and "cannot be read: not a regular file" in err
 
 
 def test_python_dash_m_works() -> None:

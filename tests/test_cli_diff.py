@@ -422,6 +422,8 @@ def test_a_diff_of_refs_over_a_path_outside_the_repository_says_so(
         code, _, err = run(capsys, "diff", "--base", "HEAD~1", path)
         assert code == 2 and "outside the repository" in err and "no such file" not in err
     # An absolute path inside it, and `..` out of a folder and back in, name its files.
-    for path in (str(root / "tools.json"), "../../repo/tools.json"):
+    # ... and so does an absolute path through a link to the repository.
+    (tmp_path / "link").symlink_to(root)
+    for path in (str(root / "tools.json"), "../../repo/tools.json", str(tmp_path / "link" / "tools.json")):
         code, out, _ = run(capsys, "diff", "--base", "HEAD~1", "--format", "json", path)
         assert code == 0 and "intent-overlap" in codes(out)

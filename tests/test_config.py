@@ -37,6 +37,10 @@ def error(text: str) -> ConfigError:
         ("chars_per_token: 0\n", 1, "chars_per_token"),
         ("fail_on: sometimes\n", 1, "fail_on"),
         ("- a\n- b\n", 1, "(top level)"),
+        # A U+2028 in a string is no line break to an editor, though PyYAML counts one.
+        ("ignores:\n  - {code: heavy-definition, tool: x, reason: \"a\u2028b\"}\nbogus: 1\n", 3, "bogus"),
+        ("ignores:\n  - {code: heavy-definition, tool: x, reason: \"a\u2028b\u2028c\"}\ntools:\n"
+         "  delete_all:\n    blast: huge\n", 5, "tools.delete_all.blast"),
     ],
 )
 def test_errors_name_file_line_and_key(text: str, line: int, key: str) -> None:

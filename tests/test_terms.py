@@ -10,6 +10,7 @@ from tooldiff.terms import (
     extract,
     fold_plural,
     mentions,
+    names_alias,
     normalise,
     split_identifier,
     text_terms,
@@ -123,6 +124,12 @@ def test_a_boundary_may_spell_the_neighbours_name_in_another_case_style(written:
     assert not mentions(t.contrast_sentences, "get_document")  # still a whole name, not a prefix
 
 
+def test_a_two_word_name_run_together_is_an_ordinary_word() -> None:
+    """`set_up` and `log_in` written as one word are "setup" and "login": words, not the tools."""
+    t = extract("run_wizard", "Run the wizard. Not for a full setup or a login flow; use the installer.")
+    assert not mentions(t.contrast_sentences, "set_up") and not mentions(t.contrast_sentences, "log_in")
+
+
 def test_alias_notice_is_not_a_boundary() -> None:
     t = extract("read_file", "Read a file. DEPRECATED: Use read_text_file instead.")
     assert mentions(t.alias_sentences, "read_text_file")
@@ -144,10 +151,25 @@ def test_a_retirement_notice_takes_its_pointer_from_the_next_sentence(text: str)
 @pytest.mark.parametrize("text", [
     "List the deprecated packages; use audit_packages for a full audit.",
     "Remove obsolete cache entries; use purge_cache to empty it.",
+    # What the tool reports on is deprecated, not the tool (a read-through of the retirement notices):
+    "Search the docs for whether an API method is deprecated or removed; use audit_docs for anything else.",
+    "Says whether a package is obsolete, not for security audits: use audit_packages.",
 ])
 def test_deprecated_things_a_tool_works_on_leave_its_boundary_alone(text: str) -> None:
     t = extract("list_packages", text)
-    assert mentions(t.contrast_sentences, text.split("use ")[1].split()[0])
+    other = next(w.strip(".") for w in text.split() if "_" in w)
+    assert mentions(t.contrast_sentences, other)
+    assert not names_alias(t.alias_sentences, other)
+
+
+@pytest.mark.parametrize(("text", "other"), [
+    ("Lists deprecated and removed endpoints of the API, see list_endpoints for the live ones.",
+     "list_endpoints"),
+    ("Lists tools. A tool is deprecated when unused. Call purge_tools to remove them.", "purge_tools"),
+])
+def test_a_name_after_deprecated_things_is_no_alias(text: str, other: str) -> None:
+    t = extract("list_retired", text)
+    assert not names_alias(t.alias_sentences, other)
 
 
 def test_proper_nouns_name_systems() -> None:

@@ -33,6 +33,8 @@ def find_config(source: FileSource, explicit: str | None = None) -> Config:
     for name in names:
         if name in found:
             return load_config(name, found[name].decode("utf-8", errors="replace"))
+        if (why := source.unreadable.get(name)) is not None:  # there: the defaults would not be its rules
+            raise ConfigError(name, 0, "", f"config file cannot be read: {why}")
     if explicit:
         raise _missing(source, explicit)
     return Config.default()

@@ -19,7 +19,7 @@ import yaml
 
 from tooldiff.model import Severity
 from tooldiff.parsers.load import DocumentErrors, LoadError, load_yaml
-from tooldiff.positions import yaml_node
+from tooldiff.positions import LineIndex, mark_line, yaml_node
 from tooldiff.rules import RULE_MODULES
 from tooldiff.sources import link_text_leaves
 
@@ -183,6 +183,8 @@ def load_config(path: str, text: str) -> Config:
         raise ConfigError(path, exc.line, "", exc.message) from None
     except DocumentErrors as exc:  # a later YAML document is broken: a config is one document anyway
         raise ConfigError(path, exc.errors[0].line, "", exc.errors[0].message) from None
+    for d in docs:
+        _count_lines_by_newline(d.node, text)
     said = [d for d in docs if d.value is not None]  # a `---` with nothing after it says nothing
     if len(said) > 1:
         second = said[1].node
@@ -210,6 +212,27 @@ def load_config(path: str, text: str) -> Config:
     _check_toolset_names(path, node, data)
     _check_baseline(path, node, data)
     return _build(path, _whole(data))
+
+
+def _count_lines_by_newline(node: yaml.Node | None, text: str) -> None:
+    """PyYAML's marks count U+2028, U+2029, NEL and a lone CR as line breaks; where the text holds one, the
+    marks' lines are set to the file's (`positions.mark_line`), so an error names the line an editor shows."""
+    index = LineIndex(text)
+    if node is None or not index.quirky:
+        return
+    seen: set[int] = set()
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if id(n) in seen:  # an alias is its anchor's node
+            continue
+        seen.add(id(n))
+        m = n.start_mark  # the C loader's marks are read-only: a new one in its place
+        n.start_mark = yaml.Mark(m.name, m.index, mark_line(m, index) - 1, m.column, None, None)  # type: ignore[arg-type]
+        if isinstance(n, yaml.MappingNode):
+            todo.extend(part for pair in n.value for part in pair)
+        elif isinstance(n, yaml.SequenceNode):
+            todo.extend(n.value)
 
 
 # Mappings whose keys are ours (not tool names or rule codes): `chars-per-token` means `chars_per_token`.

@@ -442,8 +442,9 @@ def _analyse(
     by_schema: dict[tuple[tuple[str, ...], str, str, str], list[tuple[str, ModuleType, Problem]]] = {}
     tools_seen = pairs_seen = toolsets_seen = tools_in_sets = 0
     # The tool rules with their contexts, per target set (a handful for a whole run): the parts whose
-    # problems depend on the schema alone, then the rest (`rules.tool_rule_parts`). Tool rules never ask a
-    # context for other tools' targets (only toolset rules do), so their contexts need no toolset.
+    # problems depend on the schema alone, then the rest (`rules.tool_rule_parts`), then the rules that see
+    # the tool's toolset (`SEES_TOOLSET`, given it as an argument and asking `targets_in` for its peers'
+    # targets): so no context is bound to a toolset.
     plans: dict[tuple[str, ...], tuple[Plan, Plan, Plan]] = {}
     for ts, lo, hi, whole in work:
         for tool in ts.tools[lo:hi]:

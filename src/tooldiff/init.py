@@ -24,6 +24,8 @@ def run_init(root: Path, *, force: bool = False) -> int:
         path = root / rel
         text = _template(template)
         try:
+            if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO: reading it would wait
+                raise OSError(0, "not a regular file")
             if path.exists() and _read(path) == text:
                 print(f"{'unchanged':<10} {rel}")
                 continue

@@ -139,7 +139,10 @@ class WorktreeSource:
                 # Never follow a link, nor a path (a config's `baseline: /etc/passwd`) that leaves the tree.
                 if full.is_symlink() or not full.resolve().is_relative_to(self.root):
                     continue
-                if not stat.S_ISREG(full.stat().st_mode):  # opening a FIFO would wait for a writer
+                mode = full.stat().st_mode
+                if stat.S_ISDIR(mode):  # no file of that name (a config named as its folder says so itself)
+                    continue
+                if not stat.S_ISREG(mode):  # opening a FIFO would wait for a writer
                     self.unreadable[p] = "not a regular file"
                     continue
                 out[p] = full.read_bytes()

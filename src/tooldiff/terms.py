@@ -56,19 +56,18 @@ _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n\s*[-*•]\s+")
 # "not yet created" is a state of its own (uncreated); "without reading the content" says what the tool
 # does not do, so "reading" is not one of its terms (get_file_info is not read_file).
 _NEGATED = re.compile(r"\bnot\s+(?:yet\s+|already\s+)?([a-z]+ed)\b|\bwithout\s+([a-z]+ing)\b", re.I)
+# A sentence that retires this tool ("Deprecated.", "This tool is obsolete"), not what it works on ("lists
+# deprecated packages", "whether a package is obsolete"): its subject opens the sentence.
+_THIS_RETIRED = (r"^\W*(?:(?:this|the) (?:tool|function|endpoint|alias|name|method|command) |it )"
+                 r"(?:is |was |has been )?(?:now )?")
 _ALIAS = re.compile(
-    r"\b(same as|alias (?:of|for)|an alias|identical to|equivalent to|deprecated|(?:is|now) obsolete"
+    r"\b(same as|alias (?:of|for)|an alias|identical to|equivalent to|deprecated"
     r"|synonym (?:of|for)|renamed to"
-    r"|kept for backward)\b|^\W*(?:obsolete|legacy name)\b",  # not "removes obsolete entries"
+    rf"|kept for backward)\b|^\W*(?:obsolete|legacy name)\b|{_THIS_RETIRED}obsolete\b",
     re.I,
 )
-# A notice that retires this tool (not "lists deprecated packages"): the sentence after it, when it points
-# ("Deprecated; use X."), is the notice's, not a boundary.
-_RETIRED = re.compile(
-    r"^\W*(?:deprecated|obsolete|legacy name)\b"
-    r"|\b(?:tool|function|endpoint|alias|name|method|command|this|it) (?:is |was |has been )?(?:now )?"
-    r"(?:deprecated|obsolete)\b"
-)
+# The sentence after a retirement notice, when it points ("Deprecated; use X."), is the notice's.
+_RETIRED = re.compile(rf"^\W*(?:deprecated|obsolete|legacy name)\b|{_THIS_RETIRED}(?:deprecated|obsolete)\b")
 _CONTRAST = re.compile(
     r"\b(use|prefer|see|instead|rather than|not for|do not use|don't use|for [^.]*, call|try)\b", re.I
 )
@@ -681,7 +680,9 @@ def spellings(name: str) -> tuple[str, ...]:
     parts = split_identifier(name) if _IDENTIFIER.fullmatch(name) else ()
     if len(parts) < 2:
         return (low,)
-    return tuple(dict.fromkeys((low, "_".join(parts), "-".join(parts), "".join(parts))))
+    # Run together, two words are often a word ("setup", "login"); three (getDocumentById) are a name.
+    joined = ("".join(parts),) if len(parts) > 2 else ()
+    return tuple(dict.fromkeys((low, "_".join(parts), "-".join(parts), *joined)))
 
 
 # Routing guidance by how a request is worded ("for natural-language questions use find_document"): seed 001
@@ -691,8 +692,9 @@ _PHRASING = re.compile(
     rf"\b(?:keywords?[- ]{_QUERY}|natural[- ]language {_QUERY}|semantic(?:ally)? {_QUERY}"
     rf"|free[- ]form {_QUERY}|conversational {_QUERY}|plain[- ]english|(?:full|complete) sentences"
     r"|phrased|worded|wording|(?:asked|written) in natural language"
-    r"|(?:for|by|with) keywords?(?![- ](?:reports?|research|rankings?|of|for|in))"
-    r"|for questions(?! about| on| regarding| of| related| from| in))\b"
+    # only where the clause ends there: "for questions about billing" names a topic
+    r"|(?:for|by|with) keywords?(?=\s*(?:[,;.:)]|$|use\b|see\b|call\b|prefer\b|try\b|and\b|or\b))"
+    r"|for questions(?=\s*(?:[,;.:)]|$|use\b|see\b|call\b|prefer\b|try\b)))\b"
 )  # a phrasing word naming a thing ("SEO keyword reports", "semantic versioning") is no such guidance;
 # nor is "fuzzy" or "exact": "the complete name with its #code" against "a partial name" is in the request
 
@@ -709,7 +711,10 @@ def bounds(sentences_: tuple[str, ...], name: str) -> bool:
 # up to the name's start, so `$` is where the name begins.
 _ALIAS_BEFORE_NAME = re.compile(
     r"(?:same as|alias (?:of|for)|identical to|equivalent to|synonym (?:of|for)|renamed to"
-    r"|(?:deprecated|obsolete|legacy name)(?: (?:and|alias|tool|name|now|since|in)\b[^.;:!?]{0,40})?"
+    r"|(?:deprecated|obsolete|legacy name)"
+    # words that still speak of this tool: "deprecated alias; use X", "deprecated and will be removed; use X"
+    r"(?: (?:alias|tool|function|name|endpoint)| since [^.;:!?]{0,30}"
+    r"| and (?:will|may) be removed(?: soon)?)?"
     r"\W{0,4}(?:please )?"
     r"(?:use|see|prefer|call|in favou?r of|replaced by|superseded by))"
     r"[\s`'\"(\[]+(?:the )?[`'\"]?$"

@@ -599,6 +599,8 @@ def test_routing_guidance_by_phrasing_is_no_boundary(guidance: str) -> None:
     "For the keywords of a page's metadata, use find_document.",
     "For natural-language processing papers use find_document.",
     "For questions about billing use find_document.",
+    "For questions customers ask about billing, use find_document.",
+    "For questions that need an account lookup, use find_document.",
 ])
 def test_boundary_by_what_the_request_names_still_counts(boundary: str) -> None:
     """A boundary by the thing asked for (PDF files, keyword reports) is one a request states, even where

@@ -63,12 +63,14 @@ def _failing(name: str, targets: tuple[Target, ...]) -> list[Target]:
     return [t for t in targets if not t.name_pattern.fullmatch(name)]
 
 
-def _free(name: str, limit: int, taken: set[str]) -> str:
-    """`name`, or the first of `name_2`, `name_3`, ... (cut to fit `limit`) that `taken` does not hold."""
-    candidate, k = name, 1
+def _free(name: str, limit: int, taken: set[str], tried: dict[str, int]) -> str:
+    """`name`, or the first of `name_2`, `name_3`, ... (cut to fit `limit`) that `taken` does not hold.
+    `tried` keeps where each name's count got to: 4,000 tools named alike must not count up from 2 each."""
+    candidate, k = name, tried.get(name, 1)
     while candidate in taken:
         k += 1
         candidate = f"{name[: limit - len(str(k)) - 1]}_{k}"
+    tried[name] = k
     return candidate
 
 
@@ -83,11 +85,12 @@ def _suggestions(toolset: Toolset, ctx: Context) -> dict[tuple[str, str], str]:
     found: dict[tuple[str, str], str] = {}
     by_toolset[toolset.id] = (toolset, found)
     taken = {t.name for t in toolset.tools}
+    tried: dict[str, int] = {}
     for peer in toolset.tools:
         targets = ctx.targets_in(toolset.id, peer) if ctx.targets_in is not None else ctx.targets
         if failing := _failing(peer.name, targets):
             limit = min(t.name_max_length for t in failing)
-            taken.add(name := _free(_suggest(peer.name, limit), limit, taken))
+            taken.add(name := _free(_suggest(peer.name, limit), limit, taken, tried))
             found[(peer.file, peer.pointer)] = name
     return found
 
