@@ -181,8 +181,9 @@ def _say_empty(
         return p in in_folders and not any(h.startswith(p + "/") for h in had)
 
     empty_paths = [p for p in dict.fromkeys(posixpath.normpath(p) for p in paths) if empty(p)]
-    return report.noted(*(f"{p} holds no tool definitions tooldiff reads (Anthropic, OpenAI, Gemini or "
-                          "MCP records, alone, in a list, under `tools` or `functions`, or one per line): "
+    return report.noted(*(f"{p} holds no tool definitions tooldiff reads (Anthropic, OpenAI, Gemini, MCP or "
+                          "Bedrock records, alone, in a list, under `tools` or `functions`, or one per "
+                          "line): "
                           "nothing in it was checked." for p in empty_paths))
 
 

@@ -222,7 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("diff", help="compare tool definitions between two refs or two paths")
     p.add_argument("--base", help="base ref; the merge base with HEAD is compared, as GitHub does")
     p.add_argument("--head", help="head ref (default: HEAD)")  # None: a two-path diff can tell it was given
-    p.add_argument("--worktree", action="store_true", help="include uncommitted edits")
+    p.add_argument("--worktree", action="store_true",
+                   help="compare the work tree (uncommitted and untracked files included) instead of the "
+                        "head ref, which then only chooses the merge base")
     p.add_argument("paths", nargs="*",
                    help="with --base: only these files or folders; without it: two paths, "
                         "BASE_PATH HEAD_PATH, compared as base and head (two files, two folders, or a "

@@ -17,7 +17,7 @@ from itertools import takewhile
 from tooldiff.config import Config
 from tooldiff.model import ParsedFile, ParseError, Tool, Toolset
 from tooldiff.parsers import parse_bytes
-from tooldiff.sources import SKIP_DIRS, FileSource
+from tooldiff.sources import NOT_REGULAR, SKIP_DIRS, FileSource
 
 TOOL_EXTENSIONS = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
 # Files that are never tool definitions, however they look.
@@ -339,10 +339,10 @@ def read_parse(
         if raw is None:
             why = source.unreadable.get(path)
             if why is not None:  # it may hold tools: say so rather than check the rest and pass
-                errors.append(ParseError(
-                    file=path, line=1, message=f"cannot be read: {why}",
-                    fix="Make the file readable to the user tooldiff runs as, or leave it out with the "
-                        "config's `exclude`."))
+                fix = ("Remove it, or leave it out with the config's `exclude`." if why == NOT_REGULAR else
+                       "Make the file readable to the user tooldiff runs as, or leave it out with the "
+                       "config's `exclude`.")
+                errors.append(ParseError(file=path, line=1, message=f"cannot be read: {why}", fix=fix))
             continue
         result = (known or {}).get(path) or parse_bytes(path, raw, max_bytes=config.max_file_bytes)
         hinted = (explicit or path in tool_files

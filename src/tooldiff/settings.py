@@ -103,10 +103,11 @@ def _targets(env: Mapping[str, str]) -> tuple[str, ...]:
         from tooldiff.config import known_targets, unknown
 
         known = known_targets()
+        names = tuple(n.lower().replace("_", "-") for n in names)  # as `--targets` and the `select` input
         for name in names:
             if name not in known:
                 raise SettingsError(f"input targets: {unknown(f'target {name!r}', name, known)}")
-    return names
+    return tuple(dict.fromkeys(names))
 
 
 def _codes(env: Mapping[str, str], name: str) -> tuple[str, ...]:

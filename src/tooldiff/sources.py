@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Protocol
 
 NONE_UNREADABLE: Mapping[str, str] = MappingProxyType({})  # a source whose files are always readable
+NOT_REGULAR = "not a regular file"  # why a FIFO or a device is not read
 
 
 class PathsError(ValueError):
@@ -143,7 +144,7 @@ class WorktreeSource:
                 if stat.S_ISDIR(mode):  # no file of that name (a config named as its folder says so itself)
                     continue
                 if not stat.S_ISREG(mode):  # opening a FIFO would wait for a writer
-                    self.unreadable[p] = "not a regular file"
+                    self.unreadable[p] = NOT_REGULAR
                     continue
                 out[p] = full.read_bytes()
             except FileNotFoundError:  # a config name that is not there

@@ -91,6 +91,12 @@ def test_select_and_ignore_take_codes_as_the_command_line_does() -> None:
     assert s.select == ("intent-overlap", "blast-radius-twin") and s.ignore == ("mode-argument",)
 
 
+def test_targets_are_taken_as_the_command_line_takes_them() -> None:
+    """`--targets OPENAI_STRICT` runs locally: the same value in the workflow must not fail the step."""
+    s = from_env({**BASE, "INPUT_TARGETS": "OPENAI_STRICT, google\nopenai-strict"})
+    assert s.targets == ("openai-strict", "google")
+
+
 def test_token_is_hidden_from_repr() -> None:
     s = from_env(BASE)
     assert s.token == TOKEN and TOKEN not in repr(s) and TOKEN not in str(s)
