@@ -141,10 +141,20 @@ def test_alias_notice_is_not_a_boundary() -> None:
     "Read a file. Deprecated; use read_text_file.",
     "Read a file. This tool is deprecated and will be removed; use read_text_file.",
     "Read a file. Legacy name; use read_text_file.",
+    # The notices a read-through wrote (each an alias before the retirement notices were narrowed):
+    "The read tool is deprecated and will be removed. Use read_text_file instead.",
+    "Note: this tool is deprecated and will be removed. Use read_text_file instead.",
+    "Read a file. This is deprecated. Use read_text_file instead.",
+    "Read a file. The v1 endpoint is obsolete; use read_text_file.",
+    "Read a file. Now obsolete: use read_text_file.",
+    "Read a file. Deprecated and will be removed in v3; use read_text_file instead.",
+    "Read a file. Deprecated in version 2; use read_text_file instead.",
+    "Read a file. Deprecated now, use read_text_file instead.",
+    "Read a file. Deprecated and scheduled for removal; use read_text_file.",
 ])
 def test_a_retirement_notice_takes_its_pointer_from_the_next_sentence(text: str) -> None:
     t = extract("read_file", text)
-    assert mentions(t.alias_sentences, "read_text_file")
+    assert names_alias(t.alias_sentences, "read_text_file")
     assert not mentions(t.contrast_sentences, "read_text_file")
 
 

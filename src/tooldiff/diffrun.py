@@ -419,7 +419,8 @@ class _Refs:
                 return posixpath.normpath(posixpath.join(prefix, full.relative_to(top).as_posix()))
         if not Path(path).is_absolute():  # `..` out of a folder reached through a link: git's root is real
             return posixpath.normpath(posixpath.join(self.prefix, path))
-        real, root = full.resolve(), self.git.root.resolve()  # through a link to the repository
+        # Through a link to the repository; the last part stays as named (a link in the tree is its own file).
+        real, root = full.parent.resolve() / full.name, self.git.root.resolve()
         return real.relative_to(root).as_posix() if real.is_relative_to(root) else full.as_posix()
 
 

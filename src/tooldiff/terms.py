@@ -58,16 +58,23 @@ _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n\s*[-*•]\s+")
 _NEGATED = re.compile(r"\bnot\s+(?:yet\s+|already\s+)?([a-z]+ed)\b|\bwithout\s+([a-z]+ing)\b", re.I)
 # A sentence that retires this tool ("Deprecated.", "This tool is obsolete"), not what it works on ("lists
 # deprecated packages", "whether a package is obsolete"): its subject opens the sentence.
-_THIS_RETIRED = (r"^\W*(?:(?:this|the) (?:tool|function|endpoint|alias|name|method|command) |it )"
-                 r"(?:is |was |has been )?(?:now )?")
+# A label may come first ("Note: this tool is deprecated"), and the subject may be named ("the search tool").
+_LEAD = r"^\W*(?:(?:note|warning|important)\W+)?"
+_THIS_RETIRED = (
+    _LEAD + r"(?:(?:this|the)(?: [\w-]+){0,3} "
+    r"(?:tool|function|endpoint|alias|name|method|command|api|version)|this|it)"
+    r" (?:is |was |has been )?(?:now )?"
+)
 _ALIAS = re.compile(
     r"\b(same as|alias (?:of|for)|an alias|identical to|equivalent to|deprecated"
     r"|synonym (?:of|for)|renamed to"
-    rf"|kept for backward)\b|^\W*(?:obsolete|legacy name)\b|{_THIS_RETIRED}obsolete\b",
+    rf"|kept for backward)\b|{_LEAD}(?:now )?(?:obsolete|legacy name)\b|{_THIS_RETIRED}obsolete\b",
     re.I,
 )
 # The sentence after a retirement notice, when it points ("Deprecated; use X."), is the notice's.
-_RETIRED = re.compile(rf"^\W*(?:deprecated|obsolete|legacy name)\b|{_THIS_RETIRED}(?:deprecated|obsolete)\b")
+_RETIRED = re.compile(
+    rf"{_LEAD}(?:deprecated|(?:now )?obsolete|legacy name)\b|{_THIS_RETIRED}(?:deprecated|obsolete)\b"
+)
 _CONTRAST = re.compile(
     r"\b(use|prefer|see|instead|rather than|not for|do not use|don't use|for [^.]*, call|try)\b", re.I
 )
@@ -657,7 +664,7 @@ def mentions(sentences_: tuple[str, ...], name: str) -> bool:
 
 def _whole_word(sentences_: tuple[str, ...], name: str) -> Iterator[tuple[str, int]]:
     """(sentence, offset) of each whole-word occurrence of the (lower-cased) name in the sentences, in any
-    of its case styles (`get_page`, `get-page`, `getPage`)."""
+    of its case styles (`spellings`: `get_page_by_id`, `get-page-by-id`, `getPageById`)."""
     for spelling in spellings(name):
         stops = _NAME_BEFORE if "-" in spelling else _NAME_AFTER  # `get-page-by-id` is not `get-page`
         for s in sentences_:
@@ -713,8 +720,8 @@ _ALIAS_BEFORE_NAME = re.compile(
     r"(?:same as|alias (?:of|for)|identical to|equivalent to|synonym (?:of|for)|renamed to"
     r"|(?:deprecated|obsolete|legacy name)"
     # words that still speak of this tool: "deprecated alias; use X", "deprecated and will be removed; use X"
-    r"(?: (?:alias|tool|function|name|endpoint)| since [^.;:!?]{0,30}"
-    r"| and (?:will|may) be removed(?: soon)?)?"
+    r"(?: (?:alias|tool|function|name|endpoint)| now| (?:since|in) [^.;:!?]{0,30}"
+    r"| and (?:will|may) be removed[^.;:!?]{0,30}| and scheduled for removal[^.;:!?]{0,30})?"
     r"\W{0,4}(?:please )?"
     r"(?:use|see|prefer|call|in favou?r of|replaced by|superseded by))"
     r"[\s`'\"(\[]+(?:the )?[`'\"]?$"

@@ -732,6 +732,14 @@ def test_invalid_name_suggestions_are_unique_in_the_toolset(
     assert suggested[prefix + "_one"] == prefix  # the first in the file keeps the plain cut
     assert len(set(suggested.values())) == len(suggested) and not set(suggested.values()) & set(names)
     assert all(len(s) <= 128 and TARGETS["anthropic"].name_pattern.fullmatch(s) for s in suggested.values())
+    # Two limits cut the same name differently: each counts its own suffixes (a read-through's case).
+    mod = importlib.import_module("tooldiff.rules.invalid_name")
+    n = "n" * 64
+    taken: set[str] = {n}
+    tried: dict[tuple[str, int], int] = {}
+    taken.add(mod._free(n, 128, taken, tried))
+    assert taken == {n, n + "_2"}
+    assert mod._free(n, 64, taken, tried) == n[:62] + "_2"
     # Alone, with no toolset to compare with, the rule suggests as before.
     [alone] = check("invalid_name", tool({"type": "object"}, name="math.sum"))
     assert alone.fix == 'Rename the tool, for example to "math_sum".'

@@ -63,14 +63,15 @@ def _failing(name: str, targets: tuple[Target, ...]) -> list[Target]:
     return [t for t in targets if not t.name_pattern.fullmatch(name)]
 
 
-def _free(name: str, limit: int, taken: set[str], tried: dict[str, int]) -> str:
+def _free(name: str, limit: int, taken: set[str], tried: dict[tuple[str, int], int]) -> str:
     """`name`, or the first of `name_2`, `name_3`, ... (cut to fit `limit`) that `taken` does not hold.
-    `tried` keeps where each name's count got to: 4,000 tools named alike must not count up from 2 each."""
-    candidate, k = name, tried.get(name, 1)
+    `tried` keeps where each name's count got to at each limit (the cut differs): 4,000 tools named alike
+    must not count up from 2 each."""
+    candidate, k = name, tried.get((name, limit), 1)
     while candidate in taken:
         k += 1
         candidate = f"{name[: limit - len(str(k)) - 1]}_{k}"
-    tried[name] = k
+    tried[(name, limit)] = k
     return candidate
 
 
@@ -85,7 +86,7 @@ def _suggestions(toolset: Toolset, ctx: Context) -> dict[tuple[str, str], str]:
     found: dict[tuple[str, str], str] = {}
     by_toolset[toolset.id] = (toolset, found)
     taken = {t.name for t in toolset.tools}
-    tried: dict[str, int] = {}
+    tried: dict[tuple[str, int], int] = {}
     for peer in toolset.tools:
         targets = ctx.targets_in(toolset.id, peer) if ctx.targets_in is not None else ctx.targets
         if failing := _failing(peer.name, targets):
