@@ -398,6 +398,22 @@ def test_a_config_that_names_a_folder_says_so(
     assert code == 2 and "config file is a folder" in err
 
 
+def test_a_path_through_a_link_to_the_repository_names_what_the_relative_path_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the folders on the way are resolved: a link the path names inside the tree is a file of its
+    own (git's view), not the file it points at."""
+    root = helpdesk_repo(tmp_path)
+    (root / "alias.json").symlink_to("tools.json")
+    commit(root)
+    (tmp_path / "link").symlink_to(root)
+    monkeypatch.chdir(root)
+    relative = run(capsys, "diff", "--base", "HEAD~2", "--format", "json", "alias.json")
+    linked = str(tmp_path / "link" / "alias.json")
+    through = run(capsys, "diff", "--base", "HEAD~2", "--format", "json", linked)
+    assert through == relative
+
+
 def test_a_diff_in_a_repository_with_no_commits_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
