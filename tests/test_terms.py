@@ -151,6 +151,9 @@ def test_alias_notice_is_not_a_boundary() -> None:
     "Read a file. Deprecated in version 2; use read_text_file instead.",
     "Read a file. Deprecated now, use read_text_file instead.",
     "Read a file. Deprecated and scheduled for removal; use read_text_file.",
+    # The tool names itself as the subject:
+    "read_file is deprecated. Use read_text_file instead.",
+    "Read a file. `read_file` is now obsolete; use read_text_file.",
 ])
 def test_a_retirement_notice_takes_its_pointer_from_the_next_sentence(text: str) -> None:
     t = extract("read_file", text)

@@ -164,6 +164,7 @@ class Terms:
     text: str = field(default="", compare=False, repr=False)  # the description as analysed
     stripped: str = field(default="", compare=False, repr=False)  # with quoted names and identifiers blanked
     contrast_possible: bool = field(default=False, compare=False, repr=False)  # it holds a contrast word
+    own: str = field(default="", compare=False, repr=False)  # the tool's name, lower-cased
     _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def _filled(self, key: str, fill: Callable[[], None]) -> frozenset[str]:
@@ -249,7 +250,7 @@ class Terms:
                         continue
                     opened = False
                     if self.alias_sentences and (_ALIAS_LOWER.search(sentence)
-                                                 or _retires_then_points(last, sentence)):
+                                                 or _retires_then_points(last, sentence, self.own)):
                         continue
                     if _CONTRAST_LOWER.search(sentence):
                         found.append(sentence)
@@ -574,7 +575,7 @@ def extract(name: str, description: str) -> Terms:
     caps_in_name = tuple(sorted(w for w in caps_here if _CAPS[w] in name_terms)) if caps_here else ()
     alias: list[str] = []
     if not _ALIAS_ANY.isdisjoint(seen):
-        alias = _alias_sentences(sentences(text.lower()))
+        alias = _alias_sentences(sentences(text.lower()), name.lower())
     if not _FOREIGN_ANY.isdisjoint(seen):
         ok, why = analysable(text)
     elif text.isascii():
@@ -596,26 +597,34 @@ def extract(name: str, description: str) -> Terms:
         text=text,
         stripped=stripped,
         contrast_possible=not _CONTRAST_ANY.isdisjoint(seen),
+        own=name.lower(),
     )
 
 
 _NEXT_POINTS = re.compile(r"(?:please )?(?:use|see|prefer|call)\b")
 
 
-def _retires_then_points(sentence: str, after: str) -> bool:
+def _retires_then_points(sentence: str, after: str, own: str = "") -> bool:
     """"X is deprecated and will be removed;" followed by "use Y.": one notice in two sentences."""
-    retires = bool(_RETIRED.search(sentence)) and not _NEXT_POINTS.search(sentence)
-    return retires and bool(_NEXT_POINTS.match(after))
+    retires = bool(_RETIRED.search(sentence) or _retires_itself(sentence, own))
+    return retires and not _NEXT_POINTS.search(sentence) and bool(_NEXT_POINTS.match(after))
 
 
-def _alias_sentences(parts: list[str]) -> list[str]:
+def _retires_itself(sentence: str, own: str) -> bool:
+    """"read_file is deprecated.": the tool names itself as what is retired."""
+    return bool(own) and re.match(
+        rf"\W*{re.escape(own)}[`'\"]?\s+(?:is\s+|was\s+|has been\s+)?(?:now\s+)?(?:deprecated|obsolete)\b",
+        sentence) is not None
+
+
+def _alias_sentences(parts: list[str], own: str = "") -> list[str]:
     """The sentences that announce an alias; "X is deprecated." takes the next one along when that one says
     what to use instead ("Use Y instead."), so the replacement is named in the notice."""
     out = []
     for k, s in enumerate(parts):
-        if _ALIAS_LOWER.search(s):
+        if _ALIAS_LOWER.search(s) or _retires_itself(s, own):
             after = parts[k + 1] if k + 1 < len(parts) else ""
-            points = _retires_then_points(s, after)
+            points = _retires_then_points(s, after, own)
             out.append(f"{s} {after}" if points else s)
     return out
 
