@@ -124,6 +124,21 @@ def test_a_boundary_may_spell_the_neighbours_name_in_another_case_style(written:
     assert not mentions(t.contrast_sentences, "get_document")  # still a whole name, not a prefix
 
 
+@pytest.mark.parametrize(("written", "name"), [("getPage", "get_page"), ("GetPage", "get_page"),
+                                              ("get_page", "getPage"), ("getPage", "getPage")])
+def test_a_two_word_name_in_camel_case_is_found_by_its_hump(written: str, name: str) -> None:
+    t = extract("get_doc", f"Fetch a document. Not for web pages; use {written} instead.")
+    assert mentions(t.contrast_sentences, name)
+
+
+def test_a_path_name_keeps_its_humps_as_written() -> None:
+    """`/stations/{stationId}/observations` is one name: its `stationId` is not split (the corpora's
+    weather API pair kept its boundary)."""
+    name = "/stations/{stationId}/observations"
+    t = extract("latest", f"Latest observation. Not for the history of a station; use {name}.")
+    assert mentions(t.contrast_sentences, name)
+
+
 def test_a_two_word_name_run_together_is_an_ordinary_word() -> None:
     """`set_up` and `log_in` written as one word are "setup" and "login": words, not the tools."""
     t = extract("run_wizard", "Run the wizard. Not for a full setup or a login flow; use the installer.")

@@ -243,7 +243,7 @@ class Terms:
             if self.contrast_possible:
                 opened = False  # the last sentence drew a boundary and ended in ":", so a list follows
                 before = ""
-                for sentence, bullet in _sentences_marked(self.text.lower()):
+                for sentence, bullet in _sentences_marked(_snake_humps(self.text).lower()):
                     last, before = before, sentence
                     if opened and bullet:  # "use the specialized tools:\n- trial_protocol_getter: ..."
                         found.append(sentence)
@@ -604,6 +604,19 @@ def extract(name: str, description: str) -> Terms:
 _NEXT_POINTS = re.compile(r"(?:please )?(?:use|see|prefer|call)\b")
 
 
+# A camelCase or PascalCase word standing alone: its humps say where its words meet, which lower case
+# forgets. Not a part of a path or a template (`/stations/{stationId}/observations` is one name as written).
+_HUMPED = re.compile(r"(?<![{/.$-])\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\b(?![}/-])")
+
+
+def _snake_humps(text: str) -> str:
+    """`use getPage` -> `use get_Page`: a boundary's camel-case name, once lower-cased, is the snake-case
+    name (`spellings`), while "setup" stays a word."""
+    if text.islower() or text.isupper():
+        return text
+    return _HUMPED.sub(lambda m: CAMEL_BOUNDARY.sub("_", m.group()), text)
+
+
 def _retires_then_points(sentence: str, after: str, own: str = "") -> bool:
     """"X is deprecated and will be removed;" followed by "use Y.": one notice in two sentences."""
     retires = bool(_RETIRED.search(sentence) or _retires_itself(sentence, own))
@@ -696,7 +709,8 @@ def spellings(name: str) -> tuple[str, ...]:
     parts = split_identifier(name) if _IDENTIFIER.fullmatch(name) else ()
     if len(parts) < 2:
         return (low,)
-    # Run together, two words are often a word ("setup", "login"); three (getDocumentById) are a name.
+    # Run together, two words are often a word ("setup", "login"); three (getdocumentbyid) are a name. A
+    # two-word camel-case name keeps its hump in boundaries (`_snake_humps`).
     joined = ("".join(parts),) if len(parts) > 2 else ()
     return tuple(dict.fromkeys((low, "_".join(parts), "-".join(parts), *joined)))
 
