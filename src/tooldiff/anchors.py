@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
-from tooldiff.model import Finding, ToolReport
+from tooldiff.model import Finding, ToolReport, reported_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +55,8 @@ def tool_span(finding: Finding, tools: Sequence[ToolReport]) -> tuple[int, int]:
     whose lines hold the finding's."""
     named = [t for t in tools
              if t.file == finding.file and t.name in finding.tools and t.toolset == finding.toolset]
-    spans = [(t.line, max(t.end_line, t.line)) for t in named]
-    for t, span in zip(named, spans, strict=True):
-        if finding.tool_pointer and t.pointer == finding.tool_pointer:
-            return span
-    inside = [s for s in spans if s[0] <= finding.line <= s[1]]
-    return (inside or spans or [(finding.line, finding.line)])[0]
+    at = [t for t in named if reported_at(finding, t)] or named
+    return (at[0].line, max(at[0].end_line, at[0].line)) if at else (finding.line, finding.line)
 
 
 def anchor(finding: Finding, tools: Sequence[ToolReport], lines: Mapping[str, FileLines]) -> int | None:

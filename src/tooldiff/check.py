@@ -50,8 +50,6 @@ def _missing(source: FileSource, name: str) -> ConfigError:
         full = source.root / name
         if full.is_dir() and full.resolve().is_relative_to(source.root.resolve()):
             return folder
-        if name in source.unreadable:  # there, but a FIFO or without read permission
-            return ConfigError(name, 0, "", f"config file cannot be read: {source.unreadable[name]}")
         if full.exists() or Path(name).exists():  # there, but outside the root
             message = (f"config file is outside {source.root}, the folder this run is rooted at, and a file "
                        "outside it is not read: name a file inside that folder, relative to it")
@@ -183,8 +181,7 @@ def _say_empty(
     empty_paths = [p for p in dict.fromkeys(posixpath.normpath(p) for p in paths) if empty(p)]
     return report.noted(*(f"{p} holds no tool definitions tooldiff reads (Anthropic, OpenAI, Gemini, MCP or "
                           "Bedrock records, alone, in a list, under `tools` or `functions`, or one per "
-                          "line): "
-                          "nothing in it was checked." for p in empty_paths))
+                          "line): nothing in it was checked." for p in empty_paths))
 
 
 class _Grouped(Protocol):

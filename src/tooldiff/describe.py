@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from typing import Any
 from unicodedata import combining, east_asian_width
 
-from tooldiff.model import ACCEPTED, SEVERITY_RANK, Finding, Report, ToolReport
+from tooldiff.model import ACCEPTED, SEVERITY_RANK, Finding, Report, ToolReport, reported_at
 from tooldiff.render.context import AT_ROOT, PathsFrom
 from tooldiff.render.escape import plain
 from tooldiff.tokens import METHOD_NOTES
@@ -53,17 +53,8 @@ class _Grouped:
         key = (t.toolset, t.name, t.file)
         own = self.own.get(key, [])
         if key in self.twins:  # `duplicate-name` is about both: each row keeps it
-            own = [f for f in own if f.code == "duplicate-name" or self._at(f, t)]
+            own = [f for f in own if f.code == "duplicate-name" or reported_at(f, t)]
         return own + self.shared.get((t.toolset, t.name), [])
-
-    @staticmethod
-    def _at(f: Finding, t: ToolReport) -> bool:
-        """Whether finding `f` was reported at twin `t`: by the tool's pointer. Lines only where a report
-        does not say it: in a minified file both tools are on line 1, and a finding in a YAML anchor is
-        outside both tools' lines."""
-        if f.tool_pointer and t.pointer:
-            return f.tool_pointer == t.pointer
-        return t.line <= f.line <= max(t.line, t.end_line)
 
 
 def render_describe(report: Report, paths_from: PathsFrom = AT_ROOT) -> str:

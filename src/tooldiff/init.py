@@ -6,6 +6,8 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from tooldiff.sources import NOT_REGULAR
+
 FILES = {
     ".github/workflows/tooldiff.yml": "workflow.yml",
     ".tooldiff.yml": "default-config.yml",
@@ -25,7 +27,7 @@ def run_init(root: Path, *, force: bool = False) -> int:
         text = _template(template)
         try:
             if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO: reading it would wait
-                raise OSError(0, "not a regular file")
+                raise OSError(0, NOT_REGULAR)
             if path.exists() and _read(path) == text:
                 print(f"{'unchanged':<10} {rel}")
                 continue

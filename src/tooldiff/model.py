@@ -187,6 +187,15 @@ class ToolReport:
     pointer: str = ""  # the tool's file pointer (`Tool.pointer`; not in the JSON report)
 
 
+def reported_at(f: Finding, t: ToolReport) -> bool:
+    """Whether finding `f` was reported at tool `t` (of the same name and file): by the tool's pointer. By
+    lines only where a report does not say it: two same-named tools of a minified file are both on line 1,
+    and a finding in a YAML anchor is outside both tools' lines."""
+    if f.tool_pointer and t.pointer:
+        return f.tool_pointer == t.pointer
+    return t.line <= f.line <= max(t.line, t.end_line)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ToolsetReport:
     id: str

@@ -186,7 +186,7 @@ class OneFile:
             return {}
         try:
             if not stat.S_ISREG(self.path.stat().st_mode):  # a FIFO would wait for a writer
-                raise PathsError(f"{self.path}: cannot be read: not a regular file")
+                raise PathsError(f"{self.path}: cannot be read: {NOT_REGULAR}")
             return {self.path.name: self.path.read_bytes()}
         except OSError as exc:  # named outright (`diff A B`, a dump): a usage error, not a finding
             raise PathsError(f"{self.path}: cannot be read: {exc.strerror or type(exc).__name__}") from exc

@@ -623,11 +623,17 @@ def _retires_then_points(sentence: str, after: str, own: str = "") -> bool:
     return retires and not _NEXT_POINTS.search(sentence) and bool(_NEXT_POINTS.match(after))
 
 
+_LEADING = re.compile(r"\W*")
+_IS_RETIRED = re.compile(r"[`'\"]?\s+(?:is\s+|was\s+|has been\s+)?(?:now\s+)?(?:deprecated|obsolete)\b")
+
+
 def _retires_itself(sentence: str, own: str) -> bool:
     """"read_file is deprecated.": the tool names itself as what is retired."""
-    return bool(own) and re.match(
-        rf"\W*{re.escape(own)}[`'\"]?\s+(?:is\s+|was\s+|has been\s+)?(?:now\s+)?(?:deprecated|obsolete)\b",
-        sentence) is not None
+    lead = _LEADING.match(sentence)
+    at = lead.end() if lead else 0
+    if not own or not sentence.startswith(own, at):
+        return False
+    return _IS_RETIRED.match(sentence, at + len(own)) is not None
 
 
 def _alias_sentences(parts: list[str], own: str = "") -> list[str]:
