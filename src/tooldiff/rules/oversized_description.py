@@ -110,7 +110,8 @@ def check_tool(tool: Tool, ctx: Context) -> Iterator[Problem]:
 
 
 def check_schema(tool: Tool, ctx: Context) -> Iterator[Problem]:
-    """The property descriptions (the part of `check` that reads the schema alone; see `rules.base`)."""
+    """The descriptions inside the schema, the root's aside (the part of `check` that reads the schema
+    alone; see `rules.base`)."""
     if not schemawalk.has_schema(tool):
         return
     targets, _, prop_max = _settings(ctx)
