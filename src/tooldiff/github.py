@@ -226,9 +226,13 @@ class Publisher:
                 return CommentResult("unchanged", keep.html_url, removed)
             try:
                 keep.edit(body)
+                return CommentResult("updated", keep.html_url, removed)
             except GithubException as exc:
-                raise _error("editing the comment", exc) from exc
-            return CommentResult("updated", keep.html_url, removed)
+                if exc.status != 404:
+                    raise _error("editing the comment", exc) from exc
+            # Deleted since the listing (by hand, or by a racing run's `recreate`): a 404 about the comment,
+            # not the pull request. The verdict it showed is gone, so the new one takes its place.
+            allow_create = True
         if not allow_create:
             return CommentResult("skipped", None, removed)
         mine, now = self._create(number, body)

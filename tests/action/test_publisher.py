@@ -106,6 +106,21 @@ def test_clean_pr_without_comment_posts_nothing_but_updates_an_old_one(fake: Fak
     assert fake.comments[old["id"]]["body"].endswith("now clean")
 
 
+def test_a_comment_deleted_since_the_listing_is_posted_again(fake: FakeGitHub) -> None:
+    """Deleted between our listing and our edit (by hand, or by a racing run's `recreate`): the 404 is about
+    the comment, not the pull request, and the PR must not be left without a verdict."""
+    old = fake.add_comment(7, MARK + "\nold verdict")
+
+    def delete_first(method: str, path: str) -> None:
+        if method == "PATCH" and old["id"] in fake.comments:
+            del fake.comments[old["id"]]
+
+    fake.hooks.append(delete_first)
+    result = publisher(fake).upsert_comment(7, "new verdict", allow_create=False)
+    assert result.action == "created"
+    assert [c["body"] for c in fake.bot_comments(7)] == [MARK + "\nnew verdict"]
+
+
 def test_recreate_deletes_then_posts(fake: FakeGitHub) -> None:
     old = fake.add_comment(7, MARK + "\nold")
     assert publisher(fake).upsert_comment(7, "fresh", recreate=True).action == "created"
