@@ -179,13 +179,16 @@ class Publisher:
     def repo(self) -> Any:
         return self._client().get_repo(self.repository)
 
+    def _by_bot(self, item: Any) -> bool:
+        # GitHub logins are case-insensitive: `My-App[bot]` is the same account as `my-app[bot]`.
+        return item.user is not None and (item.user.login or "").lower() == self.bot_login.lower()
+
     # -- the summary comment -------------------------------------------------------------------------
     def _ours(self, number: int) -> list[Any]:
         """The bot's comments carrying our marker, oldest first, from every page."""
         try:
             return [c for c in self.repo.get_issue(number).get_comments()
-                    if c.user is not None and c.user.login == self.bot_login
-                    and (c.body or "").lstrip().startswith(self.marker)]
+                    if self._by_bot(c) and (c.body or "").lstrip().startswith(self.marker)]
         except GithubException as exc:
             raise _error("listing comments", exc) from exc
 
@@ -236,6 +239,10 @@ class Publisher:
         if not allow_create:
             return CommentResult("skipped", None, removed)
         mine, now = self._create(number, body)
+        if mine is not None and mine.user is not None and not self._by_bot(mine):
+            # Never found again by `_ours`: every run would post one more verdict, without a word why.
+            self.log(f"tooldiff: the comment was posted as {mine.user.login}, but bot-login is "
+                     f"{self.bot_login}: set `bot-login: {mine.user.login}`, or the next run posts another")
         # A run racing us may have created its own copy meanwhile: everyone keeps the oldest one. No `mine`:
         # GitHub made it without saying so, and the listing holds it.
         if mine is None or len(now) > 1:
@@ -283,8 +290,7 @@ class Publisher:
     def posted_fingerprints(self, number: int) -> set[str]:
         try:
             comments = self.repo.get_pull(number).get_review_comments()
-            return {m for c in comments if c.user is not None and c.user.login == self.bot_login
-                    for m in FINDING_MARK.findall(c.body or "")}
+            return {m for c in comments if self._by_bot(c) for m in FINDING_MARK.findall(c.body or "")}
         except GithubException as exc:
             raise _error("listing review comments", exc) from exc
 

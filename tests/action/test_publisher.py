@@ -81,6 +81,25 @@ def test_never_touches_a_comment_someone_else_wrote_even_with_the_marker(fake: F
     assert not [r for r in fake.requests if r.path.endswith(f"/comments/{forged['id']}")]
 
 
+def test_bot_login_is_matched_as_github_matches_logins_without_case(fake: FakeGitHub) -> None:
+    # "My-App[bot]" as the app's settings page writes it: the comments are by "my-app[bot]", and every run
+    # posted another verdict.
+    fake.actor = "my-app[bot]"
+    client = make_client(fake.base, TOKEN, retries=0, backoff=0)
+    for verdict in ("first", "second"):
+        pub = Publisher(client, fake.repository, bot_login="My-App[bot]", comment_id="default")
+        pub.upsert_comment(7, verdict)
+    assert [c["body"] for c in fake.bot_comments(7)] == [MARK + "\nsecond"]
+
+
+def test_a_bot_login_that_is_not_the_token_s_account_is_said(fake: FakeGitHub) -> None:
+    logs: list[str] = []
+    client = make_client(fake.base, TOKEN, retries=0, backoff=0)
+    Publisher(client, fake.repository, bot_login="my-app", comment_id="default",
+              log=logs.append).upsert_comment(7, "verdict")
+    assert any("bot-login" in line and "github-actions[bot]" in line for line in logs), logs
+
+
 def test_other_comment_ids_are_left_alone(fake: FakeGitHub) -> None:
     other = fake.add_comment(7, comment_marker("docs") + "\nanother run's verdict")
     publisher(fake).upsert_comment(7, "mine")
