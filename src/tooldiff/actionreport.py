@@ -115,7 +115,10 @@ def _all_there(source: FileSource, paths: Sequence[str], workspace: Path | None 
     if (missing := first_missing(paths, rel, source.list_files())) is None:
         return
     label = getattr(source, "label", "")
-    if workspace is not None and label and (workspace / missing).exists():
+    # Where the listing looked, in the workspace: `/etc` is read as `etc`, not as the container's /etc.
+    there = rel[list(paths).index(missing)]
+    inside = there != ".." and not there.startswith("../")
+    if workspace is not None and label and inside and (workspace / there).exists():
         raise PathsError(f"{missing}: in the workspace but not committed at {label}: the audit reads the "
                          "commit, as a diff does, so a file an earlier step wrote is not seen. Commit it, or "
                          "give generated tools as the `head-tools` input.")

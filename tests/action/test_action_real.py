@@ -601,6 +601,18 @@ def test_an_audit_of_a_generated_file_that_is_not_committed_says_so(
     assert "head-tools" in out
 
 
+def test_an_audit_of_an_absolute_path_is_not_said_to_be_in_the_workspace(
+        fake: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`paths: /etc` is read as `etc` of the commit: the container's own /etc is no file of the workspace,
+    and "commit it, or give it as `head-tools`" sent the author the wrong way."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    code = run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head, paths="/etc")
+    out = capsys.readouterr().out
+    assert code == 2 and "/etc: no such file or folder in the checkout" in out
+    assert "in the workspace but not committed" not in out
+
+
 def test_an_audit_of_generated_tools_given_as_a_dump_is_no_paths_typo(
         fake: FakeGitHub, tmp_path: Path) -> None:
     """`paths: [build/tools/*.json]` names tools a build writes, and the audit gets them as `head-tools`:
