@@ -88,6 +88,8 @@ def finding_marker(fingerprint: str) -> str:
 
 
 _NOT_REPEATED = re.compile(r"/pulls/\d+/(?:reviews|comments)$|/check-runs$|/issues/\d+/comments$")
+# An update of a check run appends its annotations: sent again, they would show twice.
+_APPENDS = re.compile(r"/check-runs/\d+$")
 
 
 class CappedRetry(GithubRetry):
@@ -113,7 +115,9 @@ class CappedRetry(GithubRetry):
         status = getattr(response, "status", 0) or 0
         # A read error (a timeout after the request went out) leaves the same doubt as a 5xx.
         failed = status >= 500 or (response is None and kwargs.get("error") is not None)
-        if method == "POST" and failed and _NOT_REPEATED.search((url or "").split("?")[0]):
+        path = (url or "").split("?")[0]
+        if failed and ((method == "POST" and _NOT_REPEATED.search(path))
+                       or (method == "PATCH" and _APPENDS.search(path))):
             raise MaxRetryError(kwargs.get("_pool"), url or "", None)  # type: ignore[arg-type]
         return super().increment(method, url, *args, **kwargs)
 

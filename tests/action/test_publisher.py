@@ -345,3 +345,18 @@ def test_a_review_or_check_run_post_answered_5xx_is_not_sent_again(fake: FakeGit
         publisher(fake).check_run("a" * 40, name="tooldiff", conclusion="success", title="t", summary="s",
                                   annotations=[])
     assert len(fake.calls("POST", "checks/create")) == 1
+
+
+def test_a_check_run_update_answered_5xx_is_not_sent_again(fake: FakeGitHub) -> None:
+    # Each update appends its 50 annotations: GitHub took the first send before it answered 502, and the
+    # retry showed those 50 twice.
+    notes = [{"path": "tools/a.json", "start_line": i, "end_line": i, "annotation_level": "warning",
+              "message": f"m{i}"} for i in range(1, 121)]
+    fake.fail("PATCH", r"/check-runs/\d+$", 502, times=1, after=True)
+    with pytest.raises(GitHubError) as err:
+        publisher(fake).check_run("a" * 40, name="tooldiff", conclusion="failure", title="t", summary="s",
+                                  annotations=notes)
+    assert err.value.status == 502
+    [run_id] = fake.check_runs
+    starts = [a["start_line"] for a in fake.annotations[run_id]]
+    assert len(starts) == len(set(starts)) == 100
