@@ -23,7 +23,7 @@ from tooldiff.check import config_names, find_config, unmatched_settings
 from tooldiff.config import Config, ConfigError, config_hash
 from tooldiff.diff import TreeDiff, diff_toolsets
 from tooldiff.diffreport import compare, moved_rows, tool_report, toolset_report, translate
-from tooldiff.discover import discover, glob_match
+from tooldiff.discover import NOTHING_TO_READ, discover, glob_match
 from tooldiff.engine import Analysis, analyse
 from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
 from tooldiff.model import Finding, ParsedFile, ParseError, Report, Tool, Toolset
@@ -386,6 +386,18 @@ def _stats(tree: TreeDiff, base: Analysis, head: Analysis, scope: Scope) -> dict
     }
 
 
+def _followed(rel: Sequence[str], renames: Mapping[str, str]) -> tuple[list[str], list[str]]:
+    """The named paths to read at the base and at head: with a file the PR renames under either name, its
+    other name on the other side, so the diff follows the rename rather than see a file removed or added."""
+
+    def named(path: str) -> bool:
+        return any(p in ("", ".") or path == p or path.startswith(p + "/") for p in rel)
+
+    base = [*rel, *(old for old, new in renames.items() if named(new) and not named(old))]
+    head = [*rel, *(new for old, new in renames.items() if named(old) and not named(new))]
+    return base, head
+
+
 @dataclass(frozen=True, slots=True)
 class _Refs:
     """The two trees a diff reads: the merge base of `base` and `head`, and `head` (or the work tree)."""
@@ -515,8 +527,10 @@ def run_diff(
         keep, narrow_b, narrow_h = relevant_files(base_src, head_src, changed, config)
         b_read, h_read = narrow_b.source(base_src, keep), narrow_h.source(head_src, keep)
         b_known, h_known = narrow_b.parsed, narrow_h.parsed
+    renames = git.renames(merge_base, target)
+    b_rel, h_rel = _followed(rel, renames)
     with (codetools.worktree(git, merge_base) if run and config.sources else nullcontext()) as b_dir:
-        base_side = _discover(base_src, config, rel, b_dir, b_read, b_known)
+        base_side = _discover(base_src, config, b_rel, b_dir, b_read, b_known)
     # A command that fails at the base as at head (a missing dependency, a broken config line) says nothing
     # of the PR: compared like a file's parse error, head's failure would be `existing` and the PR would pass
     # with no tool read. Head's failure stays a finding; the base's is said in a note.
@@ -526,10 +540,13 @@ def run_diff(
         notes.append(f"At the base, {failure.file} gave no tools ({why[:300]}): its tools at head show as "
                      "added.")
     if worktree:
-        head_side = _discover(head_src, config, rel, git.root if run else None, h_read, h_known, base_side)
+        head_side = _discover(head_src, config, h_rel, git.root if run else None, h_read, h_known, base_side)
     else:
         with (codetools.worktree(git, head_sha) if run and config.sources else nullcontext()) as h_dir:
-            head_side = _discover(head_src, config, rel, h_dir, h_read, h_known, base_side)
+            head_side = _discover(head_src, config, h_rel, h_dir, h_read, h_known, base_side)
+    if rel:  # `_all_there` has checked them: a path not at one ref is a file the PR adds, deletes or renames
+        for side in (base_side, head_side):  # (or one narrowing did not read, as the PR leaves it as it was)
+            side.errors = [e for e in side.errors if e.message != NOTHING_TO_READ]
     # With `worktree`, the head's run is in the user's own work tree (its edits, its untracked files).
     where = "of the base and in the work tree" if worktree else "of each ref"
     for cmd in dict.fromkeys(base_side.commands_ran + head_side.commands_ran):
@@ -538,7 +555,6 @@ def run_diff(
         refused = ("Configured commands were not run (untrusted head under pull_request_target)."
                    if run_commands is None else commands_refused)
         notes += [refused] if refused else []
-    renames = git.renames(merge_base, target)
     report = diff_sides(base_side, head_side, renames, config, full=cfg.full_scope, notes=notes,
                         changes=config_changes(base_src, head_src, cfg),
                         base_ref=merge_base, head_ref=None if worktree else head_sha,

@@ -150,6 +150,10 @@ def _excluded(path: str, config: Config) -> str | None:
     return next((g for g in config.exclude if glob_match(path, g)), None)
 
 
+# A named path that names nothing (a diff of refs checks its paths itself, and drops this error).
+NOTHING_TO_READ = "nothing to read: no such file, or a folder without files"
+
+
 def _select(
     all_files: list[str], config: Config, paths: Sequence[str], folder_links: frozenset[str] = frozenset()
 ) -> tuple[list[str], list[ParseError]]:
@@ -168,7 +172,7 @@ def _select(
             under = [f for f in all_files if f.startswith(prefix) and _is_tool_file(f[len(prefix):])]
             if not under and not any(f.startswith(prefix) for f in all_files):
                 errors.append(ParseError(
-                    file=p, line=1, message="nothing to read: no such file, or a folder without files",
+                    file=p, line=1, message=NOTHING_TO_READ,
                     fix="Check the path: it is relative to the folder tooldiff runs in.",
                 ))
             chosen.extend(under)
