@@ -62,3 +62,35 @@ def test_a_named_file_the_pr_renames_is_followed_by_either_name(repo: Path, name
     assert [(t.name, t.change) for t in report.tools] == [("create_ticket", "modified")]
     assert [(ts.id, ts.previous_id) for ts in report.toolsets] == [("tools/b.json", "tools/a.json")]
     assert codes(report) == codes(whole) == [("missing-description", "existing")]
+
+
+@pytest.mark.parametrize("layout", ["folder", "config"])
+def test_a_named_file_is_diffed_in_its_whole_toolset(tmp_path: Path, layout: str) -> None:
+    """As `check tools/d.json` does: the other files of its folder of one-tool files, or of its config
+    toolset, are its neighbours, so an overlap with an unchanged one is new and the toolset id is a full
+    run's; what the PR changes in a file not named stays out of the report."""
+    root = init(tmp_path / "repo")
+    edited = {**TICKET, "description": "Create a support ticket in the helpdesk queue now."}
+    if layout == "config":
+        config = "toolsets:\n  - name: helpdesk\n    files: ['tools/*.json']\n"
+        base: dict[str, object] = {".tooldiff.yml": config, "tools/a.json": [SEARCH, USERS],
+                                   "tools/b.json": [TICKET]}
+        named, toolset = "tools/d.json", "helpdesk"
+        pr: dict[str, object] = {named: [FIND], "tools/b.json": [edited]}
+    else:
+        base = {"tools/search.json": SEARCH, "tools/users.json": USERS, "tools/ticket.json": TICKET}
+        named, toolset = "tools/find.json", "tools"
+        pr = {named: FIND, "tools/ticket.json": edited}
+    commit(root, base, "base")
+    git(root, "checkout", "-q", "-b", "pr")
+    commit(root, pr)
+    whole = run_diff(root, "main", "HEAD")
+    report = run_diff(root, "main", "HEAD", paths=[named])
+    assert [(ts.id, ts.tool_count, ts.change) for ts in report.toolsets] == [(toolset, 4, "modified")]
+    # The toolset's tokens are a full run's: the neighbours are at the base as well.
+    assert report.toolsets[0].tokens == whole.toolsets[0].tokens
+    assert [(t.name, t.change) for t in report.tools] == [("find_document", "added")]
+    new = [(f.code, f.tools, f.fingerprint) for f in report.findings if f.status == "new"]
+    assert new == [(f.code, f.tools, f.fingerprint) for f in whole.findings
+                   if f.status == "new" and "find_document" in f.tools]
+    assert [code for code, _, _ in new] == ["intent-overlap"]

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from tooldiff import codetools, regroup, tokens
+from tooldiff import codetools, mates, regroup, tokens
 from tooldiff.baseline import apply_status, load_baseline
 from tooldiff.check import config_names, find_config, unmatched_settings
 from tooldiff.config import Config, ConfigError, config_hash
 from tooldiff.diff import TreeDiff, diff_toolsets
 from tooldiff.diffreport import compare, moved_rows, tool_report, toolset_report, translate
-from tooldiff.discover import NOTHING_TO_READ, discover, glob_match
+from tooldiff.discover import NOTHING_TO_READ, discover, glob_match, select
 from tooldiff.engine import Analysis, analyse
 from tooldiff.gitread import GitRepo, GitSource, GitWorktreeSource
 from tooldiff.model import Finding, ParsedFile, ParseError, Report, Tool, Toolset
@@ -399,6 +399,31 @@ def _followed(rel: Sequence[str], renames: Mapping[str, str]) -> tuple[list[str]
 
 
 @dataclass(frozen=True, slots=True)
+class _Named:
+    """A diff's named paths at each ref with their neighbours, and the named files the report is about."""
+
+    base: list[str]
+    head: list[str]
+    files: frozenset[str]
+
+
+def _with_neighbours(b_src: FileSource, h_src: FileSource, config: Config, b_rel: Sequence[str],
+                     h_rel: Sequence[str]) -> _Named | None:
+    """Named files are diffed in their whole toolsets, as `check` reads them (`mates`): the other files of
+    their folder of one-tool files or of their config toolset are read at both refs (a file the PR adds has
+    its neighbours at the base too), so pairs with them are found and the toolset is a full run's. None
+    when there are no such files."""
+    b_sel, h_sel = select(b_src, config, b_rel), select(h_src, config, h_rel)
+    b_near, h_near = mates.extend(b_src, config, b_sel)[0], mates.extend(h_src, config, h_sel)[0]
+    if b_near is None and h_near is None:
+        return None
+    files = frozenset({*b_sel.paths, *h_sel.paths, *(e.file for e in (*b_sel.errors, *h_sel.errors))})
+    more = sorted({*(b_near.selection.paths if b_near else ()), *(h_near.selection.paths if h_near else ())}
+                  - files)
+    return _Named([*b_rel, *more], [*h_rel, *more], files)
+
+
+@dataclass(frozen=True, slots=True)
 class _Refs:
     """The two trees a diff reads: the merge base of `base` and `head`, and `head` (or the work tree)."""
 
@@ -529,6 +554,9 @@ def run_diff(
         b_known, h_known = narrow_b.parsed, narrow_h.parsed
     renames = git.renames(merge_base, target)
     b_rel, h_rel = _followed(rel, renames)
+    named = _with_neighbours(b_read, h_read, config, b_rel, h_rel) if rel else None
+    if named is not None:
+        b_rel, h_rel = named.base, named.head
     with (codetools.worktree(git, merge_base) if run and config.sources else nullcontext()) as b_dir:
         base_side = _discover(base_src, config, b_rel, b_dir, b_read, b_known)
     # A command that fails at the base as at head (a missing dependency, a broken config line) says nothing
@@ -560,6 +588,8 @@ def run_diff(
                         base_ref=merge_base, head_ref=None if worktree else head_sha,
                         token_methods=token_methods, baseline_from=config_from,
                         baseline_source=refs.base_tip if config_from == "base" else None)
+    if named is not None:  # the report of the named files, as `check` cuts one (`mates.cut`)
+        report = mates.cut(report, named.files)
     wrote = _config_bytes(base_src, cfg.path) != _config_bytes(head_src, cfg.path)
     if cfg.full_scope and not paths and wrote:
         # This PR wrote the config, and every file was read: say what of it names nothing, as `check` does
