@@ -1053,3 +1053,28 @@ def test_a_tool_that_makes_an_unchanged_one_s_prefix_a_vendor_re_judges_its_pair
     at_base, at_head = judged("pr"), judged("add")
     assert {(c, tools) for c, tools, status in pair if status == "new"} == at_head - at_base
     assert gone == at_base - at_head
+
+
+def test_a_one_tool_file_moved_to_another_folder_toolset_leaves_that_toolset_its_id(tmp_path: Path) -> None:
+    """git mv a/f.json b/f.json: folder a/ is left with one file (a toolset of its own), b/ gains one. The
+    base's a/ was matched by the renamed file's vote to head's b/, which base's b/ then could not have: two
+    rows named b (one "renamed from a", one removed) and b's tools moved from b to b."""
+    search = tool("search_docs", "Search the documentation corpus for pages matching a query.",
+                  {"query": {"type": "string", "description": "What to look for."}}, ["query"])
+    find = tool("find_document", "Find documents relevant to a user's question.",
+                {"question": {"type": "string", "description": "The question."}}, ["question"])
+    ticket = tool("create_ticket", "Create a support ticket in the helpdesk queue.",
+                  {"title": {"type": "string", "description": "Its title."}}, ["title"])
+    users = tool("list_users", "List the users of the helpdesk account.",
+                 {"q": {"type": "string", "description": "A name."}}, ["q"])
+    root = init(tmp_path / "repo")
+    commit(root, {"a/s.json": search, "a/f.json": find, "b/c.json": ticket, "b/l.json": users})
+    git(root, "mv", "a/f.json", "b/f.json")
+    commit(root)
+    report = run_diff(root, "HEAD~1", "HEAD")
+    assert [(ts.id, ts.previous_id) for ts in report.toolsets] == [("a/s.json", "a"), ("b", None)]
+    assert sorted((t.toolset, t.name, t.change, t.moved) for t in report.tools) == [
+        ("a/s.json", "find_document", "removed", "b"), ("b", "find_document", "added", "a")]
+    pair = ("find_document", "search_docs")
+    assert [(f.code, f.tools) for f in report.resolved] == [("intent-overlap", pair)]
+    assert report.findings == ()

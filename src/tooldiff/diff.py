@@ -434,15 +434,25 @@ def match_toolsets(
     home = {f: ts.id for ts in head for f in ts.files}
     out: dict[str, str] = {}
     used: set[str] = set()  # out's values: a set, as `in out.values()` is linear (20k toolsets)
+    voting: list[Toolset] = []
     for ts in base:
         if ts.id in renames and renames[ts.id] in home:
             target: str | None = home[renames[ts.id]]
         elif ts.id in head_ids:
             target = ts.id
         else:
-            votes = Counter(home[renames.get(f, f)] for f in ts.files if renames.get(f, f) in home)
-            target = votes.most_common(1)[0][0] if votes else None
+            voting.append(ts)
+            continue
         if target is not None and target not in used:
+            out[ts.id] = target
+            used.add(target)
+    # Votes come last, for a head toolset no other matched: a folder that lost a file to another folder's
+    # toolset (git mv a/f.json b/f.json) must not take b/ from the base's b/.
+    for ts in voting:
+        votes = Counter(t for f in ts.files
+                        if (t := home.get(renames.get(f, f))) is not None and t not in used)
+        if votes:
+            target = votes.most_common(1)[0][0]
             out[ts.id] = target
             used.add(target)
     out.update(_same_tools(base, head, out))
