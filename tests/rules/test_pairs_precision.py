@@ -1140,3 +1140,47 @@ def test_a_one_to_many_inverse_is_no_overlap(a: str, da: str, b: str, db: str) -
 @pytest.mark.parametrize("values", [["create_issue", "list_issues"], ["createIssue", "listIssues"]])
 def test_a_mode_of_operations_named_with_their_objects_is_a_mode_argument(values: list[str]) -> None:
     assert _mode_argument("mode", values)
+
+
+# @playwright/mcp (mcp/live_tools_list/tools.json) writes `destructiveHint: true` on every tool that is not
+# read-only, hovering included; chrome-devtools-mcp says `readOnlyHint: false` and leaves the hint unset, and
+# @modelcontextprotocol/server-puppeteer sets no hints. Descriptions verbatim, schemas cut.
+_PLAYWRIGHT = {"readOnlyHint": False, "destructiveHint": True, "openWorldHint": True}
+DEFAULT_HINT_TWINS = [
+    pytest.param(
+        _t("browser_hover", "Hover over element on page", _schema(target="string"), annotations=_PLAYWRIGHT),
+        _t("puppeteer_hover", "Hover an element on the page", _schema(selector="string")),
+        id="playwright-vs-puppeteer-hover",
+    ),
+    pytest.param(
+        _t("browser_navigate", "Navigate to a URL", _schema(url="string"), annotations=_PLAYWRIGHT),
+        _t("puppeteer_navigate", "Navigate to a URL", _schema(url="string")),
+        id="playwright-vs-puppeteer-navigate",
+    ),
+    pytest.param(
+        _t("browser_hover", "Hover over element on page", _schema(target="string"), annotations=_PLAYWRIGHT),
+        _t("hover", "Hover over the provided element", _schema(uid="string"),
+           annotations={"category": "input", "readOnlyHint": False}),
+        id="playwright-vs-chrome-devtools-hover",
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), DEFAULT_HINT_TWINS)
+def test_a_default_destructive_hint_is_no_blast_difference(a: dict[str, Any], b: dict[str, Any]) -> None:
+    """`destructiveHint: true` is the MCP default for a tool that is not read-only: against a twin whose
+    author left it unset, it says nothing the twin does not; the twins stay an intent overlap."""
+    assert _headline(a, b) == "intent-overlap"
+
+
+def test_a_destructive_hint_against_a_declared_safe_twin_is_still_a_blast_twin() -> None:
+    # Constructed from the pair above: the other author says read-only, so the hints do differ.
+    a = _t("browser_hover", "Hover over element on page", _schema(target="string"), annotations=_PLAYWRIGHT)
+    b = _t("puppeteer_hover", "Hover an element on the page", _schema(selector="string"),
+           annotations={"readOnlyHint": True})
+    assert _headline(a, b) == "blast-radius-twin"
+    # The wording still decides against a twin without hints: "Permanently delete" is destructive.
+    note = _schema(note_id="string")
+    c = _t("browser_delete_note", "Permanently delete a note.", note, annotations=_PLAYWRIGHT)
+    d = _t("archive_note", "Archive a note.", note)
+    assert _headline(c, d) == "blast-radius-twin"

@@ -11,6 +11,10 @@ permanently, merges records, charges or deploys. Blast radius comes from evidenc
 verb on (`get_and_delete_message`). The finding names the evidence it used.
 `openWorldHint: true` on a tool that is not read-only says it writes to an open world (the web, GitHub), not
 that it reaches people: it is a write unless its wording says it sends, pages, deploys or deletes.
+`destructiveHint: true` is the spec's default for a tool that is not read-only, so it tells two tools apart
+only when the other one's author said otherwise (`readOnlyHint: true`, `destructiveHint: false`, or `blast` in
+the config); against a twin that leaves the hint unset, the wording decides (Playwright's `browser_hover`,
+marked destructive, is no blast-radius twin of Puppeteer's `puppeteer_hover`, which sets no hints).
 
 It does not fire when the dangerous tool takes a **required argument the model cannot make up**: an approval
 id, a confirmation token, or a value that only an earlier read returns. A required free-text `reason` does not
@@ -48,6 +52,9 @@ that checks the precondition.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from tooldiff.blast import Blast, assess
 from tooldiff.model import Problem, Severity
 from tooldiff.overlap import intent_overlap
 from tooldiff.pairs import ToolView
@@ -105,6 +112,26 @@ FIXED = [
 _DOES = {"read": "reads", "write": "writes"}  # the safe side of a twin is never dangerous
 
 
+_DEFAULT_HINT = "destructiveHint: true"
+_FLOOR_HINTS = frozenset({"readOnlyHint", "openWorldHint"})
+
+
+def _weighed(risky: ToolView, safe: ToolView) -> Blast:
+    """risky's blast radius as it compares with safe's. `destructiveHint: true` is the MCP default for any
+    tool not read-only: a twin whose author left it unset has it too, so it is a difference only when safe's
+    author said otherwise (Playwright marks hovering destructive; Puppeteer's hover sets no hints). Else the
+    wording decides, as it did for safe."""
+    ev = risky.blast
+    if (ev.evidence, ev.detail) != ("annotations", _DEFAULT_HINT) or safe.blast.evidence == "config":
+        return ev
+    said = safe.tool.annotations or {}
+    if said.get("readOnlyHint") is True or said.get("destructiveHint") is False:
+        return ev
+    # Only the hints that set a floor for the wording to raise (`idempotentHint: true` would stop at a write).
+    hints = {k: v for k, v in (risky.tool.annotations or {}).items() if k in _FLOOR_HINTS}
+    return assess(replace(risky.tool, annotations=hints), risky.tool_settings)
+
+
 def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
     # Overlap first: intent-overlap asks the same of the same pair (cached), and most pairs do not overlap,
     # so the blast radius is assessed only for the few that do.
@@ -113,9 +140,9 @@ def check(a: ToolView, b: ToolView, ctx: Context) -> Problem | None:
     if a.blast.dangerous == b.blast.dangerous:
         return None
     safe, risky = (a, b) if b.blast.dangerous else (b, a)
-    if set(risky.guards) - {x.name for x in safe.args}:
+    ev = _weighed(risky, safe)
+    if not ev.dangerous or set(risky.guards) - {x.name for x in safe.args}:
         return None
-    ev = risky.blast
     return Problem(
         message=(
             f"{safe.name} and {risky.name} overlap in intent, but a wrong call of {risky.name} is "
