@@ -30,6 +30,7 @@ class Lexicon:
     naming_suffixes: frozenset[str]  # `job_name`: names the one thing the call is about
     compatible_actions: dict[str, frozenset[str]]  # action class -> classes a request cannot tell apart
     from_verbs: dict[str, str]  # name verb -> its term when `from` follows it (remove_x_from_y detaches)
+    in_sense: dict[str, str]  # word -> the group that takes it only where the text names the group
 
 
 def _first_wins(groups: dict[str, list[str]]) -> dict[str, str]:
@@ -63,4 +64,5 @@ def lexicon() -> Lexicon:
             k: frozenset(v) for k, v in raw["compatible_actions"].items() if not k.startswith("_")
         },
         from_verbs=dict(raw["from_verbs"]),
+        in_sense=dict(raw["in_sense"]),
     )

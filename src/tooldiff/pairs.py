@@ -108,7 +108,14 @@ class ToolView:
     def name_number(self) -> Mapping[str, bool]:
         """Each term of the name -> whether the name writes it plural (`get_jobs`: job -> True); only the H1.6
         pair check asks."""
-        return self._once("number", lambda: _name_number(self.name))
+        return self._once("number", self._name_number)
+
+    def _name_number(self) -> Mapping[str, bool]:
+        number = _name_number(self.name)
+        if not self.terms.out_of_sense:
+            return number
+        back = dict(self.terms.out_of_sense)  # `terms.name` holds the word's own term: so must the keys
+        return {back.get(t, t): plural for t, plural in number.items()}
 
     @property
     def keys(self) -> frozenset[str]:

@@ -165,6 +165,9 @@ class Terms:
     stripped: str = field(default="", compare=False, repr=False)  # with quoted names and identifiers blanked
     contrast_possible: bool = field(default=False, compare=False, repr=False)  # it holds a contrast word
     own: str = field(default="", compare=False, repr=False)  # the tool's name, lower-cased
+    # group term -> the word's own term, where only a word the group takes in its sense gave the group
+    # (`lexicon.in_sense`: "List cluster events" names no calendar)
+    out_of_sense: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
     _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def _filled(self, key: str, fill: Callable[[], None]) -> frozenset[str]:
@@ -233,6 +236,8 @@ class Terms:
             if proper_any:
                 every = set(_WORD.findall(self.stripped))  # the words `desc` was made of
                 lower = frozenset(t for w in every for t in _LOWER[w])
+                if self.out_of_sense:
+                    lower = _unfolded(lower, self.out_of_sense)
         self._memo["proper_any"], self._memo["lower"] = proper_any, lower
 
     @property
@@ -270,7 +275,9 @@ class Terms:
         else:
             first_words = _by_sentence(stripped)[0]
         _learn(first_words)
-        first = {t for w in set(first_words) for t in _TERMS[w]}
+        first: frozenset[str] | set[str] = {t for w in set(first_words) for t in _TERMS[w]}
+        if self.out_of_sense:
+            first = _unfolded(first, self.out_of_sense)
         self._memo["summary"] = self.name if first <= self.name else self.name.union(first)
         self._memo["proper"] = _shared({_CAPS[w] for w in set(first_words[1:]) if w in _CAPS})
 
@@ -570,6 +577,12 @@ def extract(name: str, description: str) -> Terms:
         every = set(_WORD.findall(stripped))
         _learn(every)
     desc = _shared(set(chain.from_iterable(map(_TERMS.__getitem__, every))))  # the loops in C
+    out_of_sense: tuple[tuple[str, str], ...] = ()
+    if not _sense_groups().isdisjoint(name_terms) or not _sense_groups().isdisjoint(desc):
+        out_of_sense = _out_of_sense(name, seen, name_terms | desc)
+        if out_of_sense:
+            name_seq = tuple(dict(out_of_sense).get(t, t) for t in name_seq)
+            name_terms, desc = _unfolded(name_terms, out_of_sense), _unfolded(desc, out_of_sense)
     caps_here = every & _CAPS_SET
     # A name term written as a proper noun: only then does `pairs.vendor_terms` need to know where.
     caps_in_name = tuple(sorted(w for w in caps_here if _CAPS[w] in name_terms)) if caps_here else ()
@@ -598,7 +611,37 @@ def extract(name: str, description: str) -> Terms:
         stripped=stripped,
         contrast_possible=not _CONTRAST_ANY.isdisjoint(seen),
         own=name.lower(),
+        out_of_sense=out_of_sense,
     )
+
+
+@cache
+def _senses() -> tuple[tuple[str, str, frozenset[str]], ...]:
+    """(group term, word, the words that name the group) for each word a synonym group takes only in its
+    sense (`lexicon.in_sense`): event, calendar, {calendar, calendars, meeting, ...}."""
+    lex = lexicon()
+    return tuple(
+        (group, word, frozenset(w for w, t in lex.synonyms.items() if t == group and fold_plural(w) != word))
+        for word, group in lex.in_sense.items()
+    )
+
+
+@cache
+def _sense_groups() -> frozenset[str]:
+    return frozenset(group for group, _, _ in _senses())
+
+
+def _out_of_sense(name: str, words: Iterable[str], terms: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    """(group, word) for each group term that no word naming the group gave, only the word it takes in its
+    sense: "List recent events for a compute cluster" holds an event, not a calendar."""
+    said = {p for w in words for p in split_identifier(w)}.union(split_identifier(name))  # calendarId too
+    return tuple((group, word) for group, word, names in _senses()
+                 if group in terms and said.isdisjoint(names))
+
+
+def _unfolded(terms: Iterable[str], out_of_sense: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    back = dict(out_of_sense)
+    return _shared({back.get(t, t) for t in terms})
 
 
 _NEXT_POINTS = re.compile(r"(?:please )?(?:use|see|prefer|call)\b")

@@ -1184,3 +1184,35 @@ def test_a_destructive_hint_against_a_declared_safe_twin_is_still_a_blast_twin()
     c = _t("browser_delete_note", "Permanently delete a note.", note, annotations=_PLAYWRIGHT)
     d = _t("archive_note", "Archive a note.", note)
     assert _headline(c, d) == "blast-radius-twin"
+
+
+# mcp/docker_mcp_registry/tools.json; descriptions verbatim, schemas cut. "event" folded into the calendar
+# group wherever it stood: a cluster's or a namespace's events met reclaim-mcp-server's calendar.
+_RECLAIM_LIST_EVENTS = _t("list_events", "List calendar events")
+EVENTS_OUT_OF_SENSE = [
+    pytest.param(  # directional-domination: list_events "adds no term beyond" the cluster events
+        _t("databricks_list_cluster_events", "List recent events for a compute cluster.",
+           _schema(cluster_id="string")),
+        _RECLAIM_LIST_EVENTS,
+        id="databricks-cluster-events-vs-calendar-events",
+    ),
+    pytest.param(  # intent-overlap: kubectl-mcp-server against reclaim-mcp-server
+        _t("get_events", "Get all events in the specified namespace."),
+        _RECLAIM_LIST_EVENTS,
+        id="kubernetes-events-vs-calendar-events",
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), EVENTS_OUT_OF_SENSE)
+def test_an_event_is_a_calendar_entry_only_where_the_text_names_the_calendar(
+    a: dict[str, Any], b: dict[str, Any]
+) -> None:
+    assert _headline(a, b) is None
+
+
+def test_calendar_events_still_meet_under_either_word() -> None:
+    # google-workspace and reclaim-mcp-server (mcp/docker_mcp_registry/tools.json): both name the calendar.
+    a = _t("calendar_create_event", "Create a new Google Calendar event")
+    b = _t("create_event", "Create a calendar event")
+    assert _headline(a, b) == "intent-overlap"

@@ -41,7 +41,9 @@ What the labelled pairs taught (`make eval`):
   optional filters (max_results, query, label_ids)") or the search's description opens with "List" ("List or
   search inboxes by name"): "List all sessions" next to "Search sessions by name" stays apart;
 - a noun the lexicon folds too eagerly makes false pairs in a large corpus ("matches" of a sports feed is not
-  a search; a "topic" is not a question), so such words were taken out of the synonym groups;
+  a search; a "topic" is not a question), so such words were taken out of the synonym groups; an "event" is
+  a calendar entry only in a text that also names the calendar (calendar, meeting, appointment), not the
+  events of a cluster, a namespace or a trigger (`lexicon.in_sense`);
 - misses that remain (7 of 39 labelled overlaps): names that share nothing once the vendor is dropped
   (`kubectl_scale` / `resources_scale`, `puppeteer_select` / `browser_select_option`), a verb-less name
   against a verb (`query` / `read_query`), and maintainer merges of read tools that return different slices of
