@@ -229,3 +229,25 @@ def test_many_findings_below_one_property_walk_it_once(monkeypatch: pytest.Monke
     monkeypatch.setattr(positions, "_scan_end", scan)
     assert fast[::97] == _file_walk_lines(data, wanted[::97])
 
+
+def test_yaml_locator_reads_each_mapping_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A YAML tool of 2,000 undescribed properties: each finding's line read every key of `properties`
+    # again, with the square of their count (8,000 took 17 s). One read of a mapping serves every lookup.
+    import tooldiff.positions as positions
+
+    text = "name: t\ninput_schema:\n  type: object\n  properties:\n" + "".join(
+        f"    p{i}:\n      type: string\n" for i in range(2000))
+    calls = 0
+    loaded = positions._loaded_key
+
+    def counted(key: object) -> tuple[object, str]:
+        nonlocal calls
+        calls += 1
+        return loaded(key)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(positions, "_loaded_key", counted)
+    loc = Locator("t.yaml", text.encode())
+    lines = [loc.line(f"/input_schema/properties/p{i}") for i in range(2000)]
+    assert lines[::500] == [5, 1005, 2005, 3005]
+    assert loc.line("/input_schema/properties/p1999/type") == 4004
+    assert calls < 10 * 2000
