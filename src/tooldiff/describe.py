@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 from typing import Any
 from unicodedata import combining, east_asian_width
 
+from tooldiff.gha import plain_lines
 from tooldiff.model import ACCEPTED, SEVERITY_RANK, Finding, Report, ToolReport, reported_at
 from tooldiff.render.context import AT_ROOT, PathsFrom
 from tooldiff.render.escape import plain
@@ -96,7 +97,8 @@ def render_describe(report: Report, paths_from: PathsFrom = AT_ROOT) -> str:
         lines.append("")
         lines += [f"{plain(paths_from.show(f.file))}:{f.line}: not read: {plain(f.message)}"
                   for f in broken]
-    return "\n".join(lines) + "\n"
+    # A row starts with a tool's name: in a job's log `::error::x` would be a workflow command.
+    return plain_lines("\n".join(lines)) + "\n"
 
 
 def describe_json(report: Report) -> str:

@@ -72,6 +72,12 @@ def plain_line(text: str) -> str:
     return text
 
 
+def plain_lines(text: str) -> str:
+    """`plain_line` for each line: a text report the CLI prints may be read by the runner too (a step or a
+    pre-commit hook that runs `tooldiff check`), and its file and tool names are a PR's text."""
+    return "\n".join(plain_line(line) for line in text.split("\n"))
+
+
 def command(name: str, message: str, **properties: str | int | None) -> str:
     """One workflow command line, with data and properties escaped as the runner expects."""
     props = ",".join(f"{k}={_escape_property(str(v))}" for k, v in properties.items() if v not in (None, ""))

@@ -106,3 +106,23 @@ def test_md_truncates_long_names() -> None:
 def test_mermaid_labels_keep_only_safe_characters() -> None:
     assert escape.mermaid('a"]; click n0 "javascript:x"') == "a___ click n0 _javascript_x_"
     assert escape.mermaid("```") == "___"
+
+
+def test_text_reports_issue_no_workflow_command() -> None:
+    # `tooldiff check`, `diff` or `describe` in a workflow (or a pre-commit hook run there) prints its text
+    # to the job log, where the runner takes a line that starts with `::` as a command, and `##[command]`
+    # anywhere in a line: a PR's file or tool name must not forge an annotation or stop command processing.
+    import dataclasses
+
+    from tooldiff.describe import render_describe
+
+    base = reports.hostile()
+    f = dataclasses.replace(base.findings[0], file="::warning::w.json", message="x ##[error]forged",
+                            fix="##[stop-commands]t")
+    tools = (dataclasses.replace(base.tools[0], name="::error title=ok::forged"), *base.tools[1:])
+    report = dataclasses.replace(base, findings=(f,), resolved=(f,), tools=tools, notes=("##[add-mask]n",))
+    texts = [render("text", report, dataclasses.replace(CTX, statistics=s)) for s in (False, True)]
+    texts.append(render_describe(dataclasses.replace(report, resolved=())))
+    for text in texts:
+        assert "##[" not in text
+        assert not any(line.lstrip().startswith("::") for line in text.splitlines()), text

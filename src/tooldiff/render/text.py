@@ -1,6 +1,7 @@
 """Terminal output, ruff-like: `file:line: severity code [targets] message`, then counts.
 
-Tool text is stripped of control characters (no ANSI escapes or bidi tricks from a tool file), and colour
+Tool text is stripped of control characters (no ANSI escapes or bidi tricks from a tool file), no line can
+be read as a workflow command when a job's log shows it (`gha.plain_lines`), and colour
 appears only when the caller asks for it (`RenderContext.colour`): the CLI decides whether stdout is a TTY.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from tooldiff.gha import plain_lines
 from tooldiff.model import SEVERITY_RANK, Finding, Report
 from tooldiff.render import view
 from tooldiff.render.context import RenderContext
@@ -122,4 +124,5 @@ def render(report: Report, ctx: RenderContext) -> str:
     # finding): the terminal lists it, as the comment and the job summary do.
     lines += [plain(c, 500) for c in report.config_changes]
     lines += [plain(n, 500) for n in report.notes]
-    return "\n".join(lines) + "\n"
+    # No line a runner would take for a workflow command (`::warning::x.json:1: ...`, `##[error]` in a name).
+    return plain_lines("\n".join(lines)) + "\n"
