@@ -183,3 +183,20 @@ def _discover(root: Path) -> list[Toolset]:
     from tooldiff.discover import discover
 
     return discover(WorktreeSource(root), Config.default()).toolsets
+
+
+@linux_only
+def test_same_named_tools_on_one_line_keep_the_serial_order_across_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A minified file of same-named tools: their findings tie on file, line, code, pointer and fingerprint,
+    # and differ (the suggested names), so the order the slices come back in must not show.
+    tools = [{"name": f"get.item{i % 4}", "description": "Get an item." + " More." * i,
+              "input_schema": {"type": "object", "properties": {}}} for i in range(40)]
+    (tmp_path / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
+    monkeypatch.setenv("TOOLDIFF_JOBS", "1")
+    serial = render("json", run_check(WorktreeSource(tmp_path), Config.default()))
+    monkeypatch.setattr(engine, "PARALLEL_MIN_TOOLS", 1)
+    monkeypatch.setattr(engine, "SLICE_TOOLS", 7)
+    monkeypatch.setenv("TOOLDIFF_JOBS", "3")
+    assert render("json", run_check(WorktreeSource(tmp_path), Config.default())) == serial

@@ -361,7 +361,7 @@ def analyse(
         if len(groups) < 2:
             return _analyse(whole, config, files, scope, parse_errors, token_methods)
         parts = workers.fork_map(lambda g: _analyse(g, config, files, scope, (), token_methods), groups)
-        return _merge(parts, parse_error_findings(parse_errors, config))
+        return _merge(parts, parse_error_findings(parse_errors, config), toolsets)
 
 
 class Work(NamedTuple):
@@ -412,7 +412,7 @@ def split_work(work: Sequence[Work], scope: ScopeLike | None, jobs: int) -> list
     return [g for g in groups if g]
 
 
-def _merge(parts: Sequence[Analysis], errors: list[Finding]) -> Analysis:
+def _merge(parts: Sequence[Analysis], errors: list[Finding], toolsets: Sequence[Toolset]) -> Analysis:
     out = Analysis(findings=errors)
     for part in parts:
         out.findings.extend(part.findings)
@@ -421,7 +421,7 @@ def _merge(parts: Sequence[Analysis], errors: list[Finding]) -> Analysis:
         out.targets.update(part.targets)
         for k, v in part.stats.items():
             out.stats[k] = out.stats.get(k, 0) + v
-    out.findings.sort(key=finding_order)
+    sort_findings(out.findings, toolsets)
     return out
 
 
@@ -514,7 +514,7 @@ def _analyse(
         "tools_analysed": tools_seen,
         "pairs_analysed": pairs_seen,
     }
-    out.findings.sort(key=finding_order)
+    sort_findings(out.findings, {w.toolset.id: w.toolset for w in work}.values())
     return out
 
 
@@ -551,3 +551,12 @@ def _tool_named(ts: Toolset, names: tuple[str, ...]) -> Tool | None:
 finding_order: Callable[[Finding], tuple[str, int, str, str, str]] = attrgetter(
     "file", "line", "code", "pointer", "fingerprint"
 )
+
+
+def sort_findings(findings: list[Finding], toolsets: Iterable[Toolset]) -> None:
+    """In `finding_order`, and those that tie on it (same-named tools on one line of a minified file) in their
+    tools' order: a big toolset's slices come back in the order they were dealt to the workers, not in the
+    tools' order, so the order must not depend on which worker found what."""
+    place = {(ts.id, t.file, t.pointer): k for ts in toolsets for k, t in enumerate(ts.tools)}
+    findings.sort(key=lambda f: place.get((f.toolset, f.file, f.tool_pointer), -1))
+    findings.sort(key=finding_order)  # stable: ties keep the tools' order
