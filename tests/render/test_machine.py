@@ -12,6 +12,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from tooldiff.model import Report
 from tooldiff.render import RenderContext, annotations, jsonout, sarif, text
 
 from . import reports
@@ -204,6 +205,18 @@ def test_a_pair_finding_points_at_the_other_tool_too() -> None:
     assert other["physicalLocation"]["region"]["startLine"] != pair["locations"][0]["physicalLocation"][
         "region"]["startLine"]
 
+
+
+def test_a_pair_of_same_named_tools_lists_each_other_place_once() -> None:
+    """Two `create_directory` tools of one toolset (two MCP servers in one capture): the pair names the
+    tool twice, and each of its other places was a related location twice."""
+    pair = reports.finding("intent-overlap", "warning", ("create_directory", "create_directory"),
+                           "A router cannot separate them.", line=30)
+    report = Report(mode="check", toolsets=(), findings=(pair,), resolved=(), stats={},
+                    tools=(reports.tool("create_directory", 2), reports.tool("create_directory", 30)))
+    [result] = json.loads(sarif.render(report, CTX))["runs"][0]["results"]
+    places = [(r["id"], r["physicalLocation"]["region"]["startLine"]) for r in result["relatedLocations"]]
+    assert places == [(0, 2)]
 
 def test_a_code_defined_tool_is_annotated_without_a_file() -> None:
     """Tools a command or a dump file gave have no file in the repository: `file=$(make tools)` would point

@@ -104,7 +104,8 @@ def _location(file: str, line: int) -> dict[str, Any]:
 def _related(f: Finding, places: Places) -> list[dict[str, Any]]:
     """The other tools of a pair finding, where the report knows them (a diff lists the changed ones)."""
     out: list[dict[str, Any]] = []
-    for name in f.tools:
+    # Each name once: a pair of same-named tools (two servers' `create_directory`) names it twice.
+    for name in dict.fromkeys(f.tools):
         for file, line in places.get((f.toolset, name), ()):
             if (file, line) != (f.file, f.line):
                 out.append({**_location(file, line), "id": len(out), "message": {"text": name}})
