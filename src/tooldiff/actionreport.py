@@ -107,7 +107,7 @@ def _all_there(source: FileSource, paths: Sequence[str], workspace: Path | None 
     """A `paths` entry that names nothing is a typo, said as one (exit 2), as a diff says it: as a finding
     it would put a code-scanning alert on a file that does not exist. One that an earlier step wrote and
     did not commit is said as that: the audit reads the commit."""
-    from tooldiff.sources import PathsError, first_missing
+    from tooldiff.sources import PathsError, first_missing, outside
 
     if not paths:
         return
@@ -117,8 +117,7 @@ def _all_there(source: FileSource, paths: Sequence[str], workspace: Path | None 
     label = getattr(source, "label", "")
     # Where the listing looked, in the workspace: `/etc` is read as `etc`, not as the container's /etc.
     there = rel[list(paths).index(missing)]
-    inside = there != ".." and not there.startswith("../")
-    if workspace is not None and label and inside and (workspace / there).exists():
+    if workspace is not None and label and not outside(there) and (workspace / there).exists():
         raise PathsError(f"{missing}: in the workspace but not committed at {label}: the audit reads the "
                          "commit, as a diff does, so a file an earlier step wrote is not seen. Commit it, or "
                          "give generated tools as the `head-tools` input.")

@@ -30,7 +30,7 @@ from tooldiff.model import Finding, ParsedFile, ParseError, Report, Tool, Toolse
 from tooldiff.narrow import relevant_files
 from tooldiff.parsers import parse_bytes
 from tooldiff.scope import Scope, scopes, widen
-from tooldiff.sources import FileSource, OneFile, PathsError, WorktreeSource, first_missing
+from tooldiff.sources import FileSource, OneFile, PathsError, WorktreeSource, first_missing, outside
 
 
 @dataclass(slots=True)
@@ -459,11 +459,6 @@ class _Refs:
         # Through a link to the repository; the last part stays as named (a link in the tree is its own file).
         real, root = full.parent.resolve() / full.name, self.git.root.resolve()
         return real.relative_to(root).as_posix() if real.is_relative_to(root) else full.as_posix()
-
-
-def outside(rel: str) -> bool:
-    """Whether a path from `_Refs.in_tree` leaves the repository."""
-    return rel == ".." or rel.startswith("../") or posixpath.isabs(rel)
 
 
 def _all_there(paths: Sequence[str], rel: Sequence[str], refs: _Refs, base: str, head: str) -> None:

@@ -73,6 +73,11 @@ def first_missing(paths: Sequence[str], rel: Sequence[str], listed: Iterable[str
     return None
 
 
+def outside(rel: str) -> bool:
+    """Whether a normalised relative path (`posixpath.normpath`) leaves the folder it is relative to."""
+    return rel == ".." or rel.startswith("../") or posixpath.isabs(rel)
+
+
 def link_text_leaves(path: str, target: str) -> bool:
     """`link_leaves` judged on the link text alone, for a tree that is not on disk (a commit)."""
     if target.startswith("/") or re.match(r"^[A-Za-z]:", target):  # a drive, rooted (C:\x) or not (C:x)
