@@ -612,18 +612,24 @@ class Locator:
         by_line: dict[int, list[tuple[str, Path]]] = {}
         for pointer in pointers:
             path = split_pointer(pointer)
-            if path and path[0].isdigit() and int(path[0]) < len(self._line_starts):
-                by_line.setdefault(int(path[0]), []).append((pointer, path[1:]))
+            if (n := self._jsonl_line(path)) is not None:
+                by_line.setdefault(n, []).append((pointer, path[1:]))
         for n, asked in by_line.items():
-            start = self._line_starts[n]
-            end = self._text.find("\n", start)
-            spans = JsonSpans(self._text[start : end if end >= 0 else len(self._text)], start)
             try:
-                found = spans.spans([path for _, path in asked])
+                found = self._line_spans(n).spans([path for _, path in asked])
             except (ValueError, IndexError, RecursionError, StopIteration):
                 continue  # `line` finds them one by one and caches the failures
             for pointer, path in asked:
                 self._cache[pointer] = self.line_of(found.get(path))
+
+    def _jsonl_line(self, path: Path) -> int | None:
+        """The JSONL line (from 0) a path starts with, if the file has it."""
+        return int(path[0]) if path and path[0].isdigit() and int(path[0]) < len(self._line_starts) else None
+
+    def _line_spans(self, n: int) -> JsonSpans:
+        start = self._line_starts[n]
+        end = self._text.find("\n", start)
+        return JsonSpans(self._text[start : end if end >= 0 else len(self._text)], start)
 
     def _find(self, path: Path) -> int | None:
         if self._kind == "yaml":
@@ -632,12 +638,8 @@ class Locator:
             node, key = yaml_node(self._yaml, path, self._yaml_keys)
             return None if node is None else mark_line((key or node).start_mark, self._index)
         if self._kind == "jsonl":
-            if not path or not path[0].isdigit() or int(path[0]) >= len(self._line_starts):
-                return None
-            start = self._line_starts[int(path[0])]
-            end = self._text.find("\n", start)
-            spans = JsonSpans(self._text[start : end if end >= 0 else len(self._text)], start)
-            return self.line_of(spans.spans([path[1:]]).get(path[1:]))
+            n = self._jsonl_line(path)
+            return None if n is None else self.line_of(self._line_spans(n).spans([path[1:]]).get(path[1:]))
         # Start from the deepest ancestor already seen, so findings across a big file stay linear.
         for cut in range(len(path), 0, -1):
             known = self._siblings.get(path[:cut])
