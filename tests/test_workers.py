@@ -134,12 +134,19 @@ def test_a_big_toolset_split_across_workers_gives_the_serial_report(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _write_toolsets(tmp_path, sizes=[60])
+    serial, sliced = _serial_and_sliced(tmp_path, monkeypatch)
+    assert sliced == serial
+
+
+def _serial_and_sliced(root: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """The JSON report of `root` in this process, then with each toolset cut into slices of 7 tools for
+    three processes."""
     monkeypatch.setenv("TOOLDIFF_JOBS", "1")
-    serial = render("json", run_check(WorktreeSource(tmp_path), Config.default()))
+    serial = render("json", run_check(WorktreeSource(root), Config.default()))
     monkeypatch.setattr(engine, "PARALLEL_MIN_TOOLS", 1)
     monkeypatch.setattr(engine, "SLICE_TOOLS", 7)
     monkeypatch.setenv("TOOLDIFF_JOBS", "3")
-    assert render("json", run_check(WorktreeSource(tmp_path), Config.default())) == serial
+    return serial, render("json", run_check(WorktreeSource(root), Config.default()))
 
 
 @linux_only
@@ -194,9 +201,5 @@ def test_same_named_tools_on_one_line_keep_the_serial_order_across_workers(
     tools = [{"name": f"get.item{i % 4}", "description": "Get an item." + " More." * i,
               "input_schema": {"type": "object", "properties": {}}} for i in range(40)]
     (tmp_path / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
-    monkeypatch.setenv("TOOLDIFF_JOBS", "1")
-    serial = render("json", run_check(WorktreeSource(tmp_path), Config.default()))
-    monkeypatch.setattr(engine, "PARALLEL_MIN_TOOLS", 1)
-    monkeypatch.setattr(engine, "SLICE_TOOLS", 7)
-    monkeypatch.setenv("TOOLDIFF_JOBS", "3")
-    assert render("json", run_check(WorktreeSource(tmp_path), Config.default())) == serial
+    serial, sliced = _serial_and_sliced(tmp_path, monkeypatch)
+    assert sliced == serial
