@@ -183,8 +183,9 @@ def load_config(path: str, text: str) -> Config:
         raise ConfigError(path, exc.line, "", exc.message) from None
     except DocumentErrors as exc:  # a later YAML document is broken: a config is one document anyway
         raise ConfigError(path, exc.errors[0].line, "", exc.errors[0].message) from None
-    for d in docs:
-        _count_lines_by_newline(d.node, text)
+    if (index := LineIndex(text)).quirky:
+        for d in docs:
+            _count_lines_by_newline(d.node, index)
     said = [d for d in docs if d.value is not None]  # a `---` with nothing after it says nothing
     if len(said) > 1:
         second = said[1].node
@@ -214,11 +215,10 @@ def load_config(path: str, text: str) -> Config:
     return _build(path, _whole(data))
 
 
-def _count_lines_by_newline(node: yaml.Node | None, text: str) -> None:
+def _count_lines_by_newline(node: yaml.Node | None, index: LineIndex) -> None:
     """PyYAML's marks count U+2028, U+2029, NEL and a lone CR as line breaks; where the text holds one, the
     marks' lines are set to the file's (`positions.mark_line`), so an error names the line an editor shows."""
-    index = LineIndex(text)
-    if node is None or not index.quirky:
+    if node is None:
         return
     seen: set[int] = set()
     todo = [node]
