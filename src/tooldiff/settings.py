@@ -7,6 +7,7 @@ A bad value is a `SettingsError`, which the action turns into exit code 2.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -96,6 +97,25 @@ def _list(value: str) -> tuple[str, ...]:
     return tuple(p.strip() for p in re.split(r"[\n,]", value) if p.strip())
 
 
+def _paths(value: str, workspace: Path) -> tuple[str, ...]:
+    """The `paths` input, each named from the repository root in every mode: `/tools` as `.gitignore` reads a
+    leading slash, and `${{ github.workspace }}/tools` as `tools`. Read as the runner's own files, a PR run
+    said they were outside the repository while the audit read them from the checkout."""
+    top = posixpath.normpath(workspace.as_posix())
+    out = []
+    for entry in _list(value):
+        path = entry.replace("\\", "/")
+        if path.startswith("/"):
+            full = posixpath.normpath(path)
+            path = posixpath.relpath(full, top) if (full + "/").startswith(top.rstrip("/") + "/") else path
+            path = path.lstrip("/") or "."
+        if posixpath.normpath(path).split("/")[0] == "..":
+            raise SettingsError(f"input paths: {entry!r} is outside the workspace: name files of the "
+                                "repository, from its root")
+        out.append(path)
+    return tuple(out)
+
+
 def _targets(env: Mapping[str, str]) -> tuple[str, ...]:
     """The `targets` input, each name checked as the config's `targets` are: a typo must not lint nothing."""
     names = _list(_input(env, "targets"))
@@ -141,17 +161,18 @@ def from_env(env: Mapping[str, str]) -> Settings:
     api_url = (env.get("GITHUB_API_URL") or "https://api.github.com").rstrip("/")
     if not api_url.startswith(("https://", "http://")):
         raise SettingsError(f"GITHUB_API_URL: {api_url!r} is not an http(s) URL")
+    workspace = _path(env, "GITHUB_WORKSPACE") or Path.cwd()
     return Settings(
         event_name=env.get("GITHUB_EVENT_NAME", "").strip(),
         event_path=_path(env, "GITHUB_EVENT_PATH"),
-        workspace=_path(env, "GITHUB_WORKSPACE") or Path.cwd(),
+        workspace=workspace,
         api_url=api_url,
         server_url=(env.get("GITHUB_SERVER_URL") or "https://github.com").rstrip("/"),
         repository=repository,
         output_path=_path(env, "GITHUB_OUTPUT"),
         summary_path=_path(env, "GITHUB_STEP_SUMMARY"),
         token=_input(env, "github-token") or env.get("GITHUB_TOKEN", ""),
-        paths=_list(_input(env, "paths")),
+        paths=_paths(_input(env, "paths"), workspace),
         config=_optional(env, "config"),
         targets=_targets(env),
         select=_codes(env, "select"),

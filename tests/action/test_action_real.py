@@ -609,8 +609,25 @@ def test_an_audit_of_an_absolute_path_is_not_said_to_be_in_the_workspace(
     pr.push({"tools.json": helpdesk("head")})
     code = run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head, paths="/etc")
     out = capsys.readouterr().out
-    assert code == 2 and "/etc: no such file or folder in the checkout" in out
+    assert code == 2 and "etc: no such file or folder in the checkout" in out
     assert "in the workspace but not committed" not in out
+
+
+def test_a_pr_run_reads_a_rooted_or_workspace_path_as_the_audit_does(
+        fake: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`paths: /tools.json` and `paths: <workspace>/tools.json` name the repository's file in a PR run as in
+    an audit; the PR run said the file was outside the repository and to give BASE_PATH HEAD_PATH."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    named = ("/tools.json", str(pr.repo / "tools.json"))
+    for path in named:
+        code = run(fake, tmp_path, "pull_request", pr.event_dir / "event.json", pr.repo, pr.head, paths=path)
+        out = capsys.readouterr().out
+        assert code == 1 and "::warning file=tools.json" in out and "BASE_PATH" not in out, out
+    for path in named:  # the dispatch event takes the PR event's place
+        event = dispatch_event(tmp_path)
+        code = run(fake, tmp_path, "workflow_dispatch", event, pr.repo, pr.head, paths=path)
+        assert code == 1 and "::warning file=tools.json" in capsys.readouterr().out
 
 
 def test_an_audit_of_generated_tools_given_as_a_dump_is_no_paths_typo(

@@ -106,3 +106,15 @@ def test_settings_are_frozen() -> None:
     s = from_env(BASE)
     with pytest.raises(AttributeError):
         s.fail_on = "never"  # type: ignore[misc]
+
+
+def test_paths_are_read_from_the_repository_root_in_every_mode() -> None:
+    """`/tools` and `${{ github.workspace }}/tools` name the repository's tools folder, in a PR run as in an
+    audit: a PR run read them as the runner's own files and said "outside the repository ... give BASE_PATH
+    HEAD_PATH without --base", a command line the action has no way to take."""
+    s = from_env({**BASE, "INPUT_PATHS": "/github/workspace/tools\n/mcp/x.json, tools/, /github/workspace"})
+    assert s.paths == ("tools", "mcp/x.json", "tools/", ".")
+    with pytest.raises(SettingsError, match=r"input paths: '\.\./other/tools\.json' is outside the work"):
+        from_env({**BASE, "INPUT_PATHS": "../other/tools.json"})
+    with pytest.raises(SettingsError, match="outside the workspace"):
+        from_env({**BASE, "INPUT_PATHS": "tools/../../etc"})
