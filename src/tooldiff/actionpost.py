@@ -48,7 +48,7 @@ def _review(pr: int, head: str, report: Report, publisher: Publisher, say: Say) 
     return None
 
 
-def _check_run(settings: Settings, head: str, report: Report, body: str, publisher: Publisher,
+def _check_run(settings: Settings, plan: Plan, head: str, report: Report, body: str, publisher: Publisher,
                failing: int) -> str | None:
     name = CHECK_NAME if settings.comment_id == "default" else f"{CHECK_NAME} ({settings.comment_id})"
     title = f"{failing} new finding(s) at or above {settings.fail_on}" if failing else "No failing findings"
@@ -59,7 +59,14 @@ def _check_run(settings: Settings, head: str, report: Report, body: str, publish
         annotations = annotations[:actionout.MAX_CHECK_ANNOTATIONS]
     ok = publisher.check_run(head, name=name, conclusion="failure" if failing else "success", title=title,
                              summary=body, annotations=annotations)
-    return None if ok else "The check run was skipped: this token lacks `checks: write`."
+    if ok:
+        return None
+    if plan.fork and plan.trusted_head:  # `pull_request` from a fork: no permission the workflow sets helps
+        return ("The check run was skipped: GitHub refuses writes from a pull request from a fork under "
+                "`pull_request` (a read-only token, whatever the job's `permissions`). This job's own status "
+                "carries the verdict.")
+    return ("The check run was skipped: this token lacks `checks: write`; add it to the job's "
+            "`permissions`.")
 
 
 def _failed(step: str, exc: GitHubError) -> tuple[str, str, bool]:
@@ -94,7 +101,8 @@ def publish(settings: Settings, plan: Plan, report: Report, body: str, publisher
     if pr is not None and settings.review_comments:
         steps.append(("review", lambda: _review(pr, head, report, publisher, say)))
     if settings.check_run and head:
-        steps.append(("check run", lambda: _check_run(settings, head, report, body, publisher, failing)))
+        steps.append(("check run",
+                      lambda: _check_run(settings, plan, head, report, body, publisher, failing)))
     hard, notes, skip = False, list[str](), set[str]()
     for i, (step, do) in enumerate(steps):
         if step in skip:

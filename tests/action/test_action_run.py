@@ -46,6 +46,7 @@ def go(
     monkeypatch: pytest.MonkeyPatch,
     report: Report,
     event: str = "pull_request",
+    event_path: Path = FIX / "pull_request.opened.payload.json",
     **inputs: str,
 ) -> int:
     monkeypatch.setattr(actionreport, "analyse_plan", lambda settings, plan: report)
@@ -53,7 +54,7 @@ def go(
         "GITHUB_EVENT_NAME": event,
         "GITHUB_REPOSITORY": fake.repository,
         "GITHUB_WORKSPACE": str(tmp_path),
-        "GITHUB_EVENT_PATH": str(FIX / "pull_request.opened.payload.json"),
+        "GITHUB_EVENT_PATH": str(event_path),
         "GITHUB_API_URL": fake.base,
         "GITHUB_OUTPUT": str(tmp_path / "output"),
         "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
@@ -221,3 +222,19 @@ def test_an_event_file_that_is_not_json_names_github_event_path(
     assert action.main(env=env) == 2
     err = capsys.readouterr().err
     assert "GITHUB_EVENT_PATH" in err and str(event) in err and "not JSON" in err
+
+
+def test_a_fork_prs_refused_check_run_is_not_blamed_on_a_missing_permission(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A fork's pull request gets a read-only token under `pull_request`: "this token lacks `checks: write`"
+    sent the maintainer to add a permission that GitHub withholds from forks whatever the workflow says."""
+    event = json.loads((FIX / "pull_request.opened.payload.json").read_text())
+    event["pull_request"]["head"]["repo"]["full_name"] = "stranger/tools"
+    forked = tmp_path / "fork-event.json"
+    forked.write_text(json.dumps(event))
+    fake.fail("POST", r"/check-runs$", 403, body={"message": "Resource not accessible by integration"})
+    assert go(fake, tmp_path, monkeypatch, diff_report(), check_run="true", comment="off",
+              event_path=forked) == 0
+    out = capsys.readouterr().out
+    assert "from a fork" in out and "lacks `checks: write`" not in out
