@@ -279,6 +279,30 @@ def test_describe_has_one_row_per_tool(capsys: pytest.CaptureFixture[str]) -> No
     assert search_docs.endswith("warning intent-overlap, info missing-description ×2")
 
 
+def test_describe_marks_the_findings_a_baseline_accepts(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After `tooldiff baseline`, describe listed the accepted findings as it lists new ones: a reader could
+    not tell the tools that need work from the ones whose findings the team has accepted."""
+    (tmp_path / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    rows = run(capsys, "describe", "tools.json")[1].splitlines()
+    assert "*" not in rows[1] and not any(r.startswith("*") for r in rows)
+    record = json.loads(EXAMPLE.read_text())
+    record = record["tools"] if isinstance(record, dict) else record
+    assert run(capsys, "baseline")[0] == 0
+    extra = {"name": "close_ticket", "description": "",
+             "input_schema": {"type": "object", "properties": {"id": {"type": "string"}}}}
+    (tmp_path / "tools.json").write_text(json.dumps([*record, extra]), encoding="utf-8")
+    code, out, _ = run(capsys, "describe", "tools.json")
+    rows = out.splitlines()
+    search_docs = next(r for r in rows if r.startswith("search_docs "))
+    assert code == 0 and search_docs.endswith("warning intent-overlap*, info missing-description ×2*")
+    close = next(r for r in rows if r.startswith("close_ticket "))
+    assert close.endswith("warning missing-description, info missing-description"), close
+    assert "\n* accepted (baselined or ignored): `check --fail-on` does not count it\n" in out
+
+
 def test_describe_counts_tokens_per_method(capsys: pytest.CaptureFixture[str]) -> None:
     """The README's describe: "tokens per method", so the exact count is there beside the estimate."""
     from tooldiff.tokens import available_methods

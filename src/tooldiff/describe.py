@@ -16,10 +16,16 @@ from tooldiff.tokens import METHOD_NOTES
 CELL_MAX = 48  # the toolset and targets cells are cut here (with "…"); name, file and findings never are
 
 
-def _findings_cell(found: Counter[tuple[str, str]]) -> str:
-    """`warning intent-overlap, info missing-description ×2`: most severe first, each code once."""
-    ordered = sorted(found.items(), key=lambda item: (SEVERITY_RANK.get(item[0][0], 9), item[0][1]))
-    return ", ".join(f"{sev} {code}" + (f" ×{n}" if n > 1 else "") for (sev, code), n in ordered) or "ok"
+ACCEPTED_MARK = "*"
+ACCEPTED_NOTE = f"{ACCEPTED_MARK} accepted (baselined or ignored): `check --fail-on` does not count it"
+
+
+def _findings_cell(found: Counter[tuple[str, str, bool]]) -> str:
+    """`warning intent-overlap, info missing-description ×2*`: most severe first, each code once, and once
+    more marked where the baseline or an ignore accepts some of them."""
+    ordered = sorted(found.items(), key=lambda item: (SEVERITY_RANK.get(item[0][0], 9), *item[0][1:]))
+    return ", ".join(f"{sev} {code}" + (f" ×{n}" if n > 1 else "") + ACCEPTED_MARK * accepted
+                     for (sev, code, accepted), n in ordered) or "ok"
 
 
 def _cut(cell: str) -> str:
@@ -72,7 +78,8 @@ def render_describe(report: Report, paths_from: PathsFrom = AT_ROOT) -> str:
         where = f"{plain(paths_from.show(t.file))}:{t.line}"
         cells = [plain(t.name), where, *([plain(t.toolset)] if by_toolset else []), *counts, t.schema_hash,
                  ",".join(t.targets)]
-        found = Counter[tuple[str, str]]((f.severity, f.code) for f in grouped.of(t))
+        found = Counter[tuple[str, str, bool]]((f.severity, f.code, f.status in ACCEPTED)
+                                               for f in grouped.of(t))
         # `path:line` is never cut: cut, it opens nothing and loses its line; a name cut at 48 of its 64
         # characters could show two tools (`..._v1`, `..._v2`) as one.
         rows.append([*(c if i <= 1 else _cut(c) for i, c in enumerate(cells)), _findings_cell(found)])
@@ -82,8 +89,10 @@ def render_describe(report: Report, paths_from: PathsFrom = AT_ROOT) -> str:
     # A toolset's own findings have no row: each is a line under the table.
     if grouped.of_toolsets:
         lines.append("")
-        lines += [f"{plain(paths_from.show(f.file))}:{f.line}: {f.severity} {f.code} {plain(f.message)}"
-                  for f in grouped.of_toolsets]
+        lines += [f"{plain(paths_from.show(f.file))}:{f.line}: {f.severity} {f.code}"
+                  f"{ACCEPTED_MARK * (f.status in ACCEPTED)} {plain(f.message)}" for f in grouped.of_toolsets]
+    if any(f.status in ACCEPTED for f in report.findings if f.code != "parse-error"):
+        lines += ["", ACCEPTED_NOTE]
     # A reconstructed tokenizer's column says what it is under the table (the estimate's header says enough).
     notes = [f"{m}: {METHOD_NOTES[m]}" for m in methods if m != "estimate" and m in METHOD_NOTES]
     if notes:
