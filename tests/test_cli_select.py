@@ -122,3 +122,31 @@ def test_targets_lint_for_the_providers_named(capsys: pytest.CaptureFixture[str]
     assert run("--targets", "OPENAI_STRICT", "--targets", "google")[1].keys() == found.keys()
     assert main(["check", str(loose), "--targets", "openai-strct"]) == 2
     assert "openai-strict" in capsys.readouterr().err  # did you mean
+
+
+def test_warn_above_sets_heavy_definitions_budget_for_one_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seed 002's `--warn-above 300`: the token budget of one tool (heavy-definition) for this run, over the
+    config's `budgets.tool_tokens` and the rule's own `budget` option, in check, diff and describe."""
+    (tmp_path / ".tooldiff.yml").write_text("rules:\n  heavy-definition: {options: {budget: 2000}}\n")
+    (tmp_path / "tools.json").write_bytes(EXAMPLE.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    tools, config = "tools.json", ".tooldiff.yml"
+
+    def heavy(*argv: str) -> list[str]:
+        main(["check", tools, "--config", config, "--format", "json", "--fail-on", "never", *argv])
+        doc = json.loads(capsys.readouterr().out)
+        return sorted(f["tools"][0] for f in doc["findings"] if f["code"] == "heavy-definition")
+
+    assert heavy() == []
+    assert heavy("--warn-above", "50") == ["create_ticket", "escalate_ticket", "find_document",
+                                           "list_tickets", "search_docs"]
+    main(["describe", tools, "--config", config, "--warn-above", "50"])
+    assert "warning heavy-definition" in capsys.readouterr().out
+    main(["diff", tools, tools, "--config", config, "--warn-above", "50", "--format", "json"])
+    assert capsys.readouterr().out  # a diff of a file with itself: nothing new, but the flag is taken
+    for bad in ("0", "-3", "many"):
+        with pytest.raises(SystemExit) as stopped:  # argparse's usage error
+            main(["check", tools, "--warn-above", bad])
+        assert stopped.value.code == 2 and "--warn-above" in capsys.readouterr().err

@@ -141,6 +141,9 @@ def _selection(p: argparse.ArgumentParser) -> None:
                    help="lint for these providers (openai-strict, openai, anthropic, anthropic-strict, "
                         "google; comma-separated or repeated), as the config's `targets`: per-toolset and "
                         "per-tool targets in the config still win; default: by each tool's format")
+    p.add_argument("--warn-above", type=_positive, metavar="TOKENS",
+                   help="heavy-definition's budget for this run: a tool whose estimate exceeds TOKENS is "
+                        "heavy (over the config's `budgets.tool_tokens` and the rule's `budget` option)")
 
 
 def _selected(args: argparse.Namespace, config: Config) -> Config:
@@ -173,12 +176,12 @@ def _common(p: argparse.ArgumentParser, config_help: str = _CHECK_CONFIG) -> Non
                    help="token counting methods: all available, or the estimate only (default: all when "
                         "the output format shows tokens: json, markdown, github); with all, text shows "
                         "each method's figures on a line of its own")
-    p.add_argument("--jobs", "-j", type=_jobs, metavar="N",
+    p.add_argument("--jobs", "-j", type=_positive, metavar="N",
                    help="processes for a big run (default: TOOLDIFF_JOBS, else one per CPU, at most 4; "
                         "1: this process only). The output is the same whatever N.")
 
 
-def _jobs(raw: str) -> int:
+def _positive(raw: str) -> int:
     try:
         n = int(raw)
     except ValueError:
@@ -274,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         raw = os.environ.get("TOOLDIFF_JOBS", "").strip()
         if raw and args.command in _FORKS:  # `rules` does not read it: a bad value must not stop it
             try:
-                _jobs(raw)
+                _positive(raw)
             except argparse.ArgumentTypeError as exc:  # else a typo would run one process without a word
                 like = ", like --jobs" if hasattr(args, "jobs") else ""  # a command without --jobs: no hint
                 parser.error(f"TOOLDIFF_JOBS={raw}: {exc}; it caps the processes{like}")
@@ -298,11 +301,12 @@ def _main(args: argparse.Namespace) -> int:
 
     try:
         args.selection = None
-        if any(getattr(args, flag, None) for flag in ("select", "ignore", "targets")):
+        if any(getattr(args, flag, None) for flag in ("select", "ignore", "targets", "warn_above")):
             from tooldiff.config import Selection
 
             # An unknown code or target is a usage error before any file or ref is read.
-            args.selection = Selection.parse(args.select, args.ignore, getattr(args, "targets", None))
+            args.selection = Selection.parse(args.select, args.ignore, getattr(args, "targets", None),
+                                             getattr(args, "warn_above", None))
         return _dispatch(args)
     except (ConfigError, GitError, BaselineError, PathsError) as exc:
         from tooldiff.render.escape import plain

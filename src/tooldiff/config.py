@@ -282,10 +282,11 @@ class Selection:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     targets: tuple[str, ...] = ()  # `--targets`: the config's global `targets` for this run
+    warn_above: int | None = None  # `--warn-above`: heavy-definition's budget for this run
 
     @classmethod
     def parse(cls, select: Iterable[str] | None, ignore: Iterable[str] | None,
-              targets: Iterable[str] | None = None) -> Selection:
+              targets: Iterable[str] | None = None, warn_above: int | None = None) -> Selection:
         """From the flags' values (each may hold several codes, comma-separated); ConfigError names an
         unknown code or target and the flag it came from."""
         def names(flag: str, values: Iterable[str] | None, known: frozenset[str], what: str
@@ -303,11 +304,16 @@ class Selection:
 
         return cls(names("--select", select, RULE_CODES, "rule"),
                    names("--ignore", ignore, RULE_CODES, "rule"),
-                   names("--targets", targets, known_targets(), "target"))
+                   names("--targets", targets, known_targets(), "target"), warn_above)
 
     def apply(self, config: Config) -> Config:
         # Per-toolset and per-tool targets in the config still win, as over the config's own global list.
         config = replace(config, targets=self.targets) if self.targets else config
+        if self.warn_above is not None:  # over `budgets.tool_tokens` and the rule's own `budget` option
+            heavy = config.rules.get("heavy-definition", RuleConfig())
+            options = {k: v for k, v in heavy.options.items() if k != "budget"}
+            config = replace(config, budgets=replace(config.budgets, tool_tokens=self.warn_above),
+                             rules={**config.rules, "heavy-definition": replace(heavy, options=options)})
         if not self.select and not self.ignore:
             return config
 
