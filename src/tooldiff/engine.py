@@ -150,30 +150,31 @@ class _Locations:
         (one walk of the record, not of the file); the rest, and any pointer not found that way, as before.
         """
         from_records = self._from_records(wanted)
-        chains: list[list[str]] = []
+        get = from_records.get
+        out = [tool.line if (line := get(k)) is None else line for k, (tool, _) in enumerate(wanted)]
+        rest = [k for k in range(len(wanted)) if k not in from_records]  # most were found in their record
+        chains: dict[int, list[str]] = {}
         per_file: dict[str, list[str]] = {}
-        for k, (tool, pointer) in enumerate(wanted):
-            chain = [] if k in from_records else self._candidates(tool, pointer)
+        for k in rest:
+            tool, pointer = wanted[k]
+            chain = self._candidates(tool, pointer)
             if chain and self._locator(tool.file) is not None:
                 per_file.setdefault(tool.file, []).append(chain[0])
-            else:
-                chain = []
-            chains.append(chain)
+                chains[k] = chain
         found = {f: self._locators[f].lines(ps) for f, ps in per_file.items()}
         # The few pointers with no line of their own (defaults filled in): their ancestors, again in one go.
         misses: dict[str, list[str]] = {}
-        for (tool, _), chain in zip(wanted, chains, strict=True):
-            if chain and found[tool.file][chain[0]] is None:
-                misses.setdefault(tool.file, []).extend(chain[1:])
+        for k, chain in chains.items():
+            file = wanted[k][0].file
+            if found[file][chain[0]] is None:
+                misses.setdefault(file, []).extend(chain[1:])
         for f, ps in misses.items():
             found[f].update(self._locators[f].lines(ps))
-        out = []
-        for k, ((tool, _), chain) in enumerate(zip(wanted, chains, strict=True)):
-            line = from_records.get(k)
-            if chain:
-                known = found[tool.file]
-                line = next((n for n in map(known.__getitem__, chain) if n is not None), None)
-            out.append(tool.line if line is None else line)
+        for k, chain in chains.items():
+            known = found[wanted[k][0].file]
+            line = next((n for n in map(known.__getitem__, chain) if n is not None), None)
+            if line is not None:
+                out[k] = line
         return out
 
 
@@ -230,6 +231,8 @@ class Engine:
         self._options = {code: self._rule_options(code, m) for code, m in self.enabled.items()}
         self._contexts: dict[tuple[str, tuple[str, ...], str], Context] = {}
         self._targets: TargetCache = {}
+        # What the config sets for each rule's severity, read once: 27k findings ask it.
+        self._severity = {code: self.config.severity(code) for code in self.enabled}
 
     def _rule_options(self, code: str, module: ModuleType) -> dict[str, Any]:
         options: dict[str, Any] = dict(getattr(module, "OPTIONS", {}))
@@ -267,7 +270,8 @@ class Engine:
     def stamp_all(self, pending: Sequence[Pending]) -> list[Finding]:
         """`stamp` each, in order; lines are found file by file in one pass (27k findings on 20k tools)."""
         lines = self.locations.lines([(at, problem.pointer) for _, _, problem, _, at in pending])
-        return [self._finding(*item, item[2].line or line) for item, line in zip(pending, lines, strict=True)]
+        finding = self._finding
+        return [finding(*item, item[2].line or line) for item, line in zip(pending, lines, strict=True)]
 
     def _finding(
         self, code: str, module: ModuleType, problem: Problem, toolset: Toolset, at: Tool, line: int
@@ -277,7 +281,7 @@ class Engine:
         tool_names = tuple(problem.tools) or (() if module.KIND == "toolset" else (at.name,))
         return Finding(
             code=code,
-            severity=self.config.severity(code) or problem.severity or module.SEVERITY,
+            severity=self._severity.get(code) or problem.severity or module.SEVERITY,
             message=problem.message,
             fix=problem.fix,
             tools=tool_names,

@@ -150,7 +150,8 @@ def is_code_label(file: str) -> bool:
 
 def fingerprint(code: str, toolset: str, tools: tuple[str, ...], pointer: str) -> str:
     """Identity of a finding: no line numbers, no message text, so it survives moves and rewording."""
-    key = "\x1f".join([code, toolset, "\x1e".join(sorted(tools)), pointer])
+    names = tools[0] if len(tools) == 1 else "\x1e".join(sorted(tools))  # most name one tool
+    key = "\x1f".join([code, toolset, names, pointer])
     # A file name that is not UTF-8 reaches us with its bytes as lone surrogates (os and git paths are
     # decoded with surrogateescape): hash those bytes rather than fail.
     return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
