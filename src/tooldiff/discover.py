@@ -349,9 +349,9 @@ def read_parse(
                 errors.append(ParseError(file=path, line=1, message=f"cannot be read: {why}", fix=fix))
             continue
         result = (known or {}).get(path) or parse_bytes(path, raw, max_bytes=config.max_file_bytes)
-        hinted = (explicit or path in tool_files
-                  or may_hold_tools(raw, [e.line for e in result.errors]))
-        keep = bool(result.tools) or (bool(result.errors) and hinted)
+        # Whether a broken file may hold tools is asked only of one without tools (a scan of its bytes).
+        keep = bool(result.tools) or (bool(result.errors) and (
+            explicit or path in tool_files or may_hold_tools(raw, [e.line for e in result.errors])))
         if keep:
             files[path] = raw
             parsed.append(result)
