@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -153,10 +154,14 @@ def child(kind: str, path: Path) -> None:
     # Forked workers (tooldiff.workers) report here; their RSS counts the pages they share with this process.
     worker_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     cpu = _cpu() - cpu_start
-    print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": peak_mb, "worker_mb": worker_mb, **extra}))
+    compiled = sum(1 for name, m in list(sys.modules.items())
+                   if name.startswith("tooldiff") and str(getattr(m, "__file__", "")).endswith(".so"))
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": peak_mb, "worker_mb": worker_mb,
+                      "compiled": compiled, **extra}))
 
 
-Spec = tuple[str, Path, int | None]  # kind, path, TOOLDIFF_JOBS (None: the default)
+# kind, path, TOOLDIFF_JOBS (None: the default), and optionally a PYTHONPATH to import tooldiff from
+Spec = tuple[str, Path, int | None] | tuple[str, Path, int | None, Path]
 
 
 def measure_together(specs: dict[str, Spec]) -> dict[str, dict[str, float]]:
@@ -164,10 +169,12 @@ def measure_together(specs: dict[str, Spec]) -> dict[str, dict[str, float]]:
     is divided by see the same machine, even when a shared host speeds up or slows down meanwhile."""
     runs: dict[str, list[dict[str, float]]] = {label: [] for label in specs}
     for _ in range(RUNS):
-        for label, (kind, path, jobs) in specs.items():
+        for label, (kind, path, jobs, *src) in specs.items():
             env = dict(os.environ)
             if jobs is not None:
                 env["TOOLDIFF_JOBS"] = str(jobs)
+            if src:
+                env["PYTHONPATH"] = str(src[0])
             # The bare parse, the divisor of every ratio, is the faster of two runs in a row: a ratio can
             # only come out worse for tooldiff, never better, from a parse slowed by what ran before it.
             tries = []
@@ -179,6 +186,21 @@ def measure_together(specs: dict[str, Spec]) -> dict[str, dict[str, float]]:
     return {
         label: {k: statistics.median(float(r[k]) for r in rs) for k in rs[0]} for label, rs in runs.items()
     }
+
+
+def compiled_note(count: int) -> str:
+    if count:
+        return f"{count} tooldiff modules compiled by mypyc (make compile; `make pure` measures without)"
+    return "plain Python: no module compiled (`make compile` builds them)"
+
+
+def plain_copy(tmp: Path) -> Path | None:
+    """The package without its compiled modules, to import from (None: nothing is compiled)."""
+    package = ROOT / "src" / "tooldiff"
+    if not any(package.glob("*.so")):
+        return None
+    shutil.copytree(package, tmp / "plain" / "tooldiff", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    return tmp / "plain"
 
 
 def main() -> int:
@@ -207,6 +229,17 @@ def main() -> int:
                   f"{'25x, <300 MB' if shape == 'toolsets-of-50' else '50x'})")
             print(f"       {'':16s} in one process (TOOLDIFF_JOBS=1): {one['seconds']:.2f} s, peak "
                   f"{one['peak_mb']:.0f} MB, ratio {one['seconds'] / parse['seconds']:.1f}x")
+            print(f"       {'':16s} {compiled_note(int(check['compiled']))}")
+        plain = plain_copy(tmp)
+        if plain is not None:
+            small = shapes["toolsets-of-50"]
+            got = measure_together({"parse": ("parse", small, None), "check": ("check", small, None),
+                                    "plain": ("check", small, None, plain)})
+            parse, check, pure = got["parse"], got["check"], got["plain"]
+            print(f"\nplain Python (no module compiled), toolsets-of-50: {pure['seconds']:.2f} s (cpu "
+                  f"{pure['cpu']:.2f} s), ratio {pure['seconds'] / parse['seconds']:.1f}x; compiled: "
+                  f"{check['seconds']:.2f} s (cpu {check['cpu']:.2f} s), ratio "
+                  f"{check['seconds'] / parse['seconds']:.1f}x: {pure['cpu'] / check['cpu']:.2f}x the CPU")
         small = shapes["toolsets-of-50"]
         got = measure_together({"all": ("check", small, None),
                                 "no-overlap": ("check-no-overlap-rules", small, None),

@@ -14,6 +14,18 @@ if TYPE_CHECKING:
     from fakegithub import FakeGitHub
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """A module compiled by mypyc (`make compile`) runs instead of its .py: an edit made since would go
+    untested, so the run stops and says so."""
+    package = Path(__file__).resolve().parents[1] / "src" / "tooldiff"
+    stale = [so.name for so in package.glob("*.so")
+             if (py := package / f"{so.name.split('.')[0]}.py").exists()
+             and py.stat().st_mtime > so.stat().st_mtime]
+    if stale:
+        pytest.exit(f"compiled modules older than their source: {', '.join(sorted(stale))}; run "
+                    "`make compile` (or `make pure` to test the plain Python)", returncode=4)
+
+
 @pytest.fixture
 def shared_dir() -> Path:
     """`../shared` beside the repository; tests that need it skip with a clear reason when it is absent."""

@@ -92,7 +92,8 @@ def admits_null(schema: Any) -> bool:
     return isinstance(enum, list)  # and null is in it
 
 
-def properties_of(schema: Mapping[str, Any]) -> dict[str, Any]:
+def properties_of(schema: Mapping[str, Any]) -> dict[Any, Any]:
+    # Keys typed Any: YAML loads `31:` as an int, and a compiled caller (Makefile: COMPILED) checks a str.
     props = schema.get("properties")
     return props if isinstance(props, dict) else {}
 
@@ -173,7 +174,7 @@ def nodes(tool: Tool) -> list[Node]:
 
 class Prop(NamedTuple):
     pointer: str  # of the property, relative to the tool
-    name: str
+    name: Any  # a str, but a YAML key may load as a number
     schema: Any
     required: frozenset[str]  # the `required` of the object that holds it
 
