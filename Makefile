@@ -15,17 +15,18 @@ $(STAMP): pyproject.toml
 # way): `make bench` measures the check's CPU with and without them. The .py files stay the source, and
 # tooldiff runs as plain Python where a module is not compiled (PURE=1, no C compiler, the container).
 # Compiled code checks the declared types, so a module must not declare str where YAML may load a number:
-# not positions (YAML keys such as `31:`). Not the rule modules: mypyc drops docstrings, and a rule's
-# docstring is its documentation.
-COMPILED := terms pairs overlap schemahash schemawalk engine tokens blast
+# not positions (YAML keys such as `31:`). mypyc drops docstrings: `docs.docstring` reads a rule's from its
+# source.
+RULES := $(patsubst src/tooldiff/%.py,%,$(filter-out %/__init__.py,$(wildcard src/tooldiff/rules/*.py)))
+COMPILED := terms pairs overlap schemahash schemawalk engine tokens blast report $(RULES)
 COMPILED_STAMP := src/tooldiff/.compiled
 
 $(COMPILED_STAMP): $(STAMP) $(COMPILED:%=src/tooldiff/%.py)
-	@rm -f src/*.so src/tooldiff/*.so
+	@rm -f src/*.so src/tooldiff/*.so src/tooldiff/rules/*.so
 ifeq ($(PURE),)
-	@echo "mypyc: compiling $(COMPILED) (a minute; PURE=1 skips it)"
+	@echo "mypyc: compiling $(words $(COMPILED)) modules (a minute or two; PURE=1 skips it)"
 	@cd src && ../$(BIN)/mypyc $(COMPILED:%=tooldiff/%.py) > ../$(VENV)/mypyc.log 2>&1 \
-		|| { rm -f *.so tooldiff/*.so; echo "mypyc failed (see $(VENV)/mypyc.log): tooldiff runs as plain Python"; }
+		|| { rm -f *.so tooldiff/*.so tooldiff/rules/*.so; echo "mypyc failed (see $(VENV)/mypyc.log): tooldiff runs as plain Python"; }
 	@rm -rf src/build
 endif
 	@touch $@
@@ -38,7 +39,7 @@ compile:
 
 # Back to plain Python until the next `make compile` (or an edit of a compiled module).
 pure:
-	rm -f src/*.so src/tooldiff/*.so
+	rm -f src/*.so src/tooldiff/*.so src/tooldiff/rules/*.so
 	touch $(COMPILED_STAMP)
 
 lint: $(STAMP)
@@ -68,6 +69,6 @@ docs: $(STAMP) $(COMPILED_STAMP)
 	$(BIN)/python docs/screenshot.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info src/build src/*.so src/tooldiff/*.so $(COMPILED_STAMP)
+	rm -rf $(VENV) build dist *.egg-info src/build src/*.so src/tooldiff/*.so src/tooldiff/rules/*.so $(COMPILED_STAMP)
 soak: $(STAMP) $(COMPILED_STAMP)
 	$(BIN)/python bench/soak.py

@@ -197,7 +197,7 @@ def compiled_note(count: int) -> str:
 def plain_copy(tmp: Path) -> Path | None:
     """The package without its compiled modules, to import from (None: nothing is compiled)."""
     package = ROOT / "src" / "tooldiff"
-    if not any(package.glob("*.so")):
+    if not any(package.rglob("*.so")):
         return None
     shutil.copytree(package, tmp / "plain" / "tooldiff", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
     return tmp / "plain"

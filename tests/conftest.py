@@ -18,8 +18,8 @@ def pytest_configure(config: pytest.Config) -> None:
     """A module compiled by mypyc (`make compile`) runs instead of its .py: an edit made since would go
     untested, so the run stops and says so."""
     package = Path(__file__).resolve().parents[1] / "src" / "tooldiff"
-    stale = [so.name for so in package.glob("*.so")
-             if (py := package / f"{so.name.split('.')[0]}.py").exists()
+    stale = [so.name for so in package.rglob("*.so")
+             if (py := so.with_name(f"{so.name.split('.')[0]}.py")).exists()
              and py.stat().st_mtime > so.stat().st_mtime]
     if stale:
         pytest.exit(f"compiled modules older than their source: {', '.join(sorted(stale))}; run "

@@ -7,10 +7,12 @@ A docstring opens with a one-paragraph summary, then sections headed by a line o
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 
 from tooldiff.rules import registry
@@ -112,10 +114,21 @@ def _module(code: str) -> ModuleType:
     return module
 
 
+def docstring(module: ModuleType) -> str:
+    """A module's docstring, read from its source where mypyc compiled it (compiled modules have none)."""
+    if module.__doc__:
+        return module.__doc__
+    source = Path(module.__file__ or "")
+    source = source.with_name(source.name.split(".")[0] + ".py")
+    if not source.is_file():
+        return ""
+    return ast.get_docstring(ast.parse(source.read_text(encoding="utf-8")), clean=False) or ""
+
+
 def rule_doc(code: str) -> RuleDoc:
     """The documentation of one rule; KeyError when there is no such rule."""
     module = _module(code)
-    summary, sections = parse_docstring(module.__doc__ or "")
+    summary, sections = parse_docstring(docstring(module))
     return RuleDoc(
         code=code,
         severity=str(module.SEVERITY),

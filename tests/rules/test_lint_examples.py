@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tooldiff.docs import docstring
 from tooldiff.model import Problem, Toolset
 from tooldiff.parsers import parse_bytes
 from tooldiff.rules import LINT_MODULES
@@ -45,7 +46,7 @@ def test_contract(name: str) -> None:
     assert mod.KIND in ("tool", "toolset", "file")
     assert callable(mod.check)
     assert isinstance(mod.EXAMPLE, list) and isinstance(mod.FIXED, list)
-    doc = mod.__doc__ or ""
+    doc = docstring(mod)
     for section in SECTIONS:
         assert re.search(rf"^## {section}$", doc, re.M), f"{name} lacks '## {section}'"
 
@@ -56,7 +57,7 @@ def test_example_fires_and_fixed_does_not(name: str) -> None:
     if hasattr(mod, "EXAMPLE_PATH"):  # a source-level rule: its examples are files, not records
         assert run_file(mod, mod.EXAMPLE_FILE), f"{mod.CODE}: EXAMPLE_FILE does not fire"
         assert run_file(mod, mod.FIXED_FILE) == [], f"{mod.CODE}: FIXED_FILE fires"
-        doc = mod.__doc__ or ""
+        doc = docstring(mod)
         assert mod.EXAMPLE_FILE.strip() in doc and mod.FIXED_FILE.strip() in doc  # the documented ones
         return
     assert run(mod, mod.EXAMPLE), f"{mod.CODE}: EXAMPLE does not fire"

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tooldiff.blast import assess, guards
+from tooldiff.docs import docstring
 from tooldiff.eval import make_tool, run_toolset
 from tooldiff.pairs import analyse, check_pair
 from tooldiff.rules import PAIR_PRECEDENCE, get
@@ -41,7 +42,7 @@ def test_example_fires_and_fixed_does_not(code: str) -> None:
 
 @pytest.mark.parametrize("code", PAIR_CODES + TOOL_CODES)
 def test_docstring_has_the_sections(code: str) -> None:
-    doc = get(code).__doc__ or ""
+    doc = docstring(get(code))
     for section in ("## What it finds", "## Why it matters", "## Example", "## Use instead", "## References"):
         assert section in doc, f"{code} lacks {section}"
 
