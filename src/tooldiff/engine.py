@@ -525,9 +525,8 @@ def _analyse(
 def _pair_findings(
     eng: Engine, ts: Toolset, codes: list[str], scope: ScopeLike | None, sink: list[Pending]
 ) -> int:
-    base_ctx = eng.context(codes[0], (), ts.id)
-    views = pairs.analyse_toolset(ts.tools, base_ctx)
     contexts = {c: eng.context(c, (), ts.id) for c in codes}
+    views = pairs.analyse_toolset(ts.tools, contexts[codes[0]])
     checked = 0
     for i, j in pairs.candidates(views, intent=pairs.needs_intent(codes)):
         a, b = ts.tools[i], ts.tools[j]

@@ -216,9 +216,13 @@ def _bounds_short(x: ToolView, y: ToolView) -> bool:
     parts = [p for p in split_identifier(y.name) if normalise_name_word(p) not in vendors]
     if sum(map(len, parts)) < 4 or (len(parts) == 1 and parts[0] in split_identifier(x.name)):
         return False
+    # The sentences are lower-cased: one in ASCII that lacks a part cannot match (no pattern compiled).
+    said = [s for s in x.terms.contrast_sentences if not s.isascii() or all(p in s for p in parts)]
+    if not said:
+        return False
     short = r"[-_ ]?".join(re.escape(p) for p in parts)  # batch_scrape, batch-scrape, batchScrape
     pointer = re.compile(rf"\b(?:use|see|call|prefer|try)\s+(?:the\s+)?[`'\"]?{short}\b", re.IGNORECASE)
-    return any(pointer.search(sentence) for sentence in x.terms.contrast_sentences)
+    return any(pointer.search(sentence) for sentence in said)
 
 
 def _swapped_objects(a: ToolView, b: ToolView) -> bool:

@@ -188,7 +188,8 @@ class Terms:
 
     @property
     def words(self) -> frozenset[str]:
-        """The description's words as written, in their case (`shown` looks for GitHub and PostgreSQL)."""
+        """The description's words as written, in their case (`shown` looks for GitHub and PostgreSQL);
+        `extract` found them already (a Terms made otherwise finds them on first use)."""
         if "words" not in self._memo:
             self._memo["words"] = frozenset(_WORD.findall(self.stripped))
         out: frozenset[str] = self._memo["words"]
@@ -234,8 +235,7 @@ class Terms:
             proper_first = {_CAPS[w] for w in set(first_words[1:]) if w in _CAPS}
             proper_any = _shared((proper_first | later_caps) & self.name)
             if proper_any:
-                every = set(_WORD.findall(self.stripped))  # the words `desc` was made of
-                lower = frozenset(t for w in every for t in _LOWER[w])
+                lower = frozenset(t for w in self.words for t in _LOWER[w])  # of the words `desc` was made of
                 if self.out_of_sense:
                     lower = _unfolded(lower, self.out_of_sense)
         self._memo["proper_any"], self._memo["lower"] = proper_any, lower
@@ -372,7 +372,8 @@ MAX_WORD_CHARS = 100
 
 
 def _learn(words: Iterable[str]) -> None:
-    new = (words if isinstance(words, set) else set(words)).difference(_TERMS)  # a C loop over dict lookups
+    # a C loop over dict lookups
+    new = (words if isinstance(words, (set, frozenset)) else set(words)).difference(_TERMS)
     if not new:
         return
     stop = lexicon().stopwords
@@ -557,8 +558,7 @@ def extract(name: str, description: str) -> Terms:
     text = _spell_symbols(description[:MAX_ANALYSED_CHARS])
     name_seq = name_terms_of(name)
     name_terms = _shared(set(name_seq))
-    words = _WORD.findall(text)
-    seen = set(words)
+    seen = frozenset(_WORD.findall(text))
     _learn(seen)
     stripped = text
     if "<" in text:
@@ -574,7 +574,7 @@ def extract(name: str, description: str) -> Terms:
     if stripped is text:
         every = seen
     else:
-        every = set(_WORD.findall(stripped))
+        every = frozenset(_WORD.findall(stripped))
         _learn(every)
     desc = _shared(set(chain.from_iterable(map(_TERMS.__getitem__, every))))  # the loops in C
     out_of_sense: tuple[tuple[str, str], ...] = ()
@@ -612,6 +612,7 @@ def extract(name: str, description: str) -> Terms:
         contrast_possible=not _CONTRAST_ANY.isdisjoint(seen),
         own=name.lower(),
         out_of_sense=out_of_sense,
+        _memo={"words": every},  # `Terms.words`: the words of `stripped`
     )
 
 

@@ -168,10 +168,16 @@ def _why(name: str, prop: dict[str, Any], tool_text: str, tool_name: str = "") -
     return None
 
 
+def _flag_or_choice(prop: object) -> bool:
+    return isinstance(prop, dict) and (prop.get("type") == "boolean" or "enum" in prop)
+
+
 def check(tool: Tool, ctx: Context) -> Iterable[Problem]:
     schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
     props = schema.get("properties")
-    if not isinstance(props, dict) or read_lead(tool.name, tool.description or ""):
+    if not isinstance(props, dict) or not any(_flag_or_choice(p) for p in props.values()):
+        return  # `_why` answers only for a flag or a choice of values: most tools have neither
+    if read_lead(tool.name, tool.description or ""):
         return  # a read (`list_alerts(severity: critical)`): its arguments filter what it reads
     text = f"{tool.name.replace('_', ' ')} {tool.description or ''}"
     blast: Blast | None = None  # assessed only once a property would be reported: most tools have none
