@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from tooldiff import terms as terms_module
 from tooldiff.terms import (
     _IDENT,
     analysable,
@@ -313,3 +316,29 @@ def test_identifier_matching_is_unchanged_by_the_possessive_and_bounded_forms() 
         for _ in range(5000):
             text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40)))
             assert _IDENT.findall(text) == original.findall(text), text
+
+
+# Words and breaks that make one-sentence and many-sentence descriptions, with capitalised words (system
+# names, an opening verb that may come again) for the proper-noun paths.
+_PIECES = ["Get", "get", "GitHub", "github", "Slack", "slack", "Search", "search", "issue", "Issues", "the",
+           "Pokémon", "Create", "create_issue", "`Slack`", ".", ". ", "! ", "; ", "\n\n", "\n- ", " ", "e.g.",
+           "Get."]
+_DESCRIPTIONS = st.one_of(st.lists(st.sampled_from(_PIECES), max_size=14).map(" ".join),
+                          st.lists(st.sampled_from(_PIECES), max_size=14).map("".join))
+
+
+@given(st.sampled_from(["get_issue", "search_github", "slack_search", "create_issue", "get_pokemon"]),
+       _DESCRIPTIONS)
+def test_the_one_sentence_shortcuts_agree_with_the_sentence_split(name: str, description: str) -> None:
+    """`Terms.summary`, `proper` and `proper_any` skip the sentence split for a one-sentence description:
+    the same sets as splitting it (the general path, written out here)."""
+    terms = extract(name, description)
+    first_words, later_caps = terms_module._by_sentence(terms.stripped)
+    first = {t for w in first_words for t in terms_module._TERMS[w]}
+    if terms.out_of_sense:
+        first = set(terms_module._unfolded(first, terms.out_of_sense))
+    proper = {terms_module._CAPS[w] for w in set(first_words[1:]) if w in terms_module._CAPS}
+    assert terms.summary == terms.name | first
+    assert terms.proper == proper
+    assert terms.proper_any == ((proper | later_caps) & terms.name if terms.caps_in_name else set())
+    assert terms.words == set(terms_module._WORD.findall(terms.stripped))

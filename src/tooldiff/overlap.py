@@ -135,12 +135,12 @@ def _suffix_is_ours(x: ToolView, y: ToolView) -> bool:
 def _shared_object(a: ToolView, b: ToolView) -> bool:
     """The two summaries name at least one common thing besides the action (vendor words aside)."""
     verbs = lexicon().action_classes
-    vendors = (frozenset(a.name_seq) - frozenset(a.core)) | (frozenset(b.name_seq) - frozenset(b.core))
+    vendors = a.vendors | b.vendors
     return bool((a.terms.summary & b.terms.summary) - verbs - vendors)
 
 
 def _cover(x: ToolView, y: ToolView) -> float:
-    own = x.terms.summary - (frozenset(x.name_seq) - frozenset(x.core))
+    own = x.terms.summary - x.vendors
     if not own:
         return 0.0
     # `_has` for each term: the terms y's text holds, counted in C, then the rest one by one.
@@ -210,7 +210,7 @@ def _intent_overlap(a: ToolView, b: ToolView) -> Overlap | None:
 def _bounds_short(x: ToolView, y: ToolView) -> bool:
     """x's boundary names y without its vendor prefix ("use scrape" for firecrawl_scrape), when that short
     name is a word of y's name that x's own name lacks."""
-    vendors = frozenset(y.name_seq) - frozenset(y.core)
+    vendors = y.vendors
     if not vendors or not x.terms.contrast_sentences:
         return False
     parts = [p for p in split_identifier(y.name) if normalise_name_word(p) not in vendors]
@@ -231,11 +231,16 @@ def _swapped_objects(a: ToolView, b: ToolView) -> bool:
     inverse relation (the users of a group, the groups of a user). A preposition puts its object first
     (`get_file_from_repo` is `get_repo_file`). Without a plural a reordered name is one thing said two ways
     (`url_encode` / `encode_url`, `circle_area` / `area_circle`)."""
-    (oa, many_a), (ob, many_b) = _objects(a), _objects(b)
+    (oa, many_a), (ob, many_b) = _objects_of(a), _objects_of(b)
     return len(oa) >= 2 and set(oa) == set(ob) and oa != ob and (many_a or many_b)
 
 
 _PREPOSITIONS = frozenset({"from", "in", "of", "for", "on", "at", "within", "inside"})
+
+
+def _objects_of(v: ToolView) -> tuple[list[str], bool]:
+    """`_objects`, worked out once per tool: every candidate pair that gets this far asks it."""
+    return v._once("objects", lambda: _objects(v))
 
 
 def _objects(v: ToolView) -> tuple[list[str], bool]:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import chain
+from types import ModuleType
 from typing import Any, TypeVar
 
 from tooldiff.args import Arg, parse_args, required_shape
@@ -71,6 +72,12 @@ class ToolView:
             self._memo[key] = make()
         out: _T = self._memo[key]
         return out
+
+    @property
+    def vendors(self) -> frozenset[str]:
+        """The name's terms that `core` leaves out (a vendor's edge word, or one `analyse` spelt apart): the
+        overlap tests ask it of each pair."""
+        return self._once("vendors", lambda: frozenset(self.name_seq).difference(self.core))
 
     @property
     def shape(self) -> frozenset[str]:
@@ -483,11 +490,10 @@ def check_pair(a: ToolView, b: ToolView, contexts: Mapping[str, Context]) -> tup
     head: Problem | None = None
     code = ""
     others: list[str] = []
-    for rule in PAIR_PRECEDENCE:
+    for rule, module, has_fires in _pair_rules():
         if rule not in contexts:
             continue
-        module = get(rule)
-        if head is not None and hasattr(module, "fires"):
+        if head is not None and has_fires:
             if module.fires(a, b, contexts[rule]):
                 others.append(rule)
             continue
@@ -505,6 +511,12 @@ def check_pair(a: ToolView, b: ToolView, contexts: Mapping[str, Context]) -> tup
         head = replace(head, message=f"{head.message} Both are named {a.name}: the one at {first.file}:"
                                      f"{first.line} and the one at {second.file}:{second.line}.")
     return code, replace(head, tools=tuple(sorted((a.name, b.name))), related=tuple(others))
+
+
+@cache
+def _pair_rules() -> tuple[tuple[str, ModuleType, bool], ...]:
+    """(code, module, whether it has `fires`) of each pair rule, in `rules.PAIR_PRECEDENCE` order."""
+    return tuple((rule, get(rule), hasattr(get(rule), "fires")) for rule in PAIR_PRECEDENCE)
 
 
 def distinguishing(x: ToolView, y: ToolView) -> frozenset[str]:

@@ -231,9 +231,12 @@ class Terms:
     def _proper_nouns(self) -> None:
         proper_any = lower = EMPTY
         if self.caps_in_name:
-            first_words, later_caps = _by_sentence(self.stripped)
-            proper_first = {_CAPS[w] for w in set(first_words[1:]) if w in _CAPS}
-            proper_any = _shared((proper_first | later_caps) & self.name)
+            if _SENTENCE.search(self.stripped) is None:  # one sentence: no need to split it
+                found = {_CAPS[w] for w in self._caps_after_opening(frozenset(self.caps_in_name))}
+            else:
+                first_words, later_caps = _by_sentence(self.stripped)
+                found = {_CAPS[w] for w in set(first_words[1:]) if w in _CAPS} | later_caps
+            proper_any = _shared(found & self.name)
             if proper_any:
                 lower = frozenset(t for w in self.words for t in _LOWER[w])  # of the words `desc` was made of
                 if self.out_of_sense:
@@ -268,18 +271,34 @@ class Terms:
     def _first_sentence(self) -> None:
         stripped = self.stripped
         end = _SENTENCE.search(stripped)
-        if end is None:
-            first_words = _WORD.findall(stripped)
-        elif end.start() and not stripped[: end.start()].isspace():
+        if end is None:  # one sentence (most descriptions): its words are `words`, its terms `all`
+            self._memo["summary"] = self.all
+            caps = self._caps_after_opening(self.words & _CAPS_SET)
+            self._memo["proper"] = _shared({_CAPS[w] for w in caps})
+            return
+        if end.start() and not stripped[: end.start()].isspace():
             first_words = _WORD.findall(stripped[: end.start()])
         else:
             first_words = _by_sentence(stripped)[0]
-        _learn(first_words)
-        first: frozenset[str] | set[str] = {t for w in set(first_words) for t in _TERMS[w]}
+        seen = set(first_words)
+        _learn(seen)
+        first: frozenset[str] | set[str] = set(chain.from_iterable(map(_TERMS.__getitem__, seen)))
         if self.out_of_sense:
             first = _unfolded(first, self.out_of_sense)
         self._memo["summary"] = self.name if first <= self.name else self.name.union(first)
-        self._memo["proper"] = _shared({_CAPS[w] for w in set(first_words[1:]) if w in _CAPS})
+        self._memo["proper"] = _shared({_CAPS[w] for w in _CAPS_SET.intersection(first_words[1:])})
+
+    def _caps_after_opening(self, caps: frozenset[str]) -> frozenset[str]:
+        """Those of `caps` (words of a one-sentence description) that it writes after its opening word:
+        the text is split into words again only when the opening word's text comes again."""
+        if not caps:
+            return caps
+        opening = _WORD.search(self.stripped)
+        if opening is None or opening.group() not in caps:
+            return caps
+        if self.stripped.count(opening.group()) == 1:  # no second occurrence, as a word or within one
+            return caps - {opening.group()}
+        return caps.intersection(_WORD.findall(self.stripped)[1:])
 
 
 @cache
@@ -810,6 +829,8 @@ _ALIAS_REACH = 60  # characters before a name where its alias phrase may start
 def names_alias(sentences_: tuple[str, ...], name: str) -> bool:
     """Whether an alias notice among the (lower-cased) sentences names the tool `name` as what it stands
     for, not as a word of some other subject (see `_ALIAS_BEFORE_NAME`)."""
+    if not sentences_:  # most tools: no alias notice
+        return False
     for s, at in _whole_word(sentences_, name):
         phrase = _ALIAS_BEFORE_NAME.search(s, max(0, at - _ALIAS_REACH), at)
         if phrase is not None:
