@@ -342,3 +342,14 @@ def test_the_one_sentence_shortcuts_agree_with_the_sentence_split(name: str, des
     assert terms.proper == proper
     assert terms.proper_any == ((proper | later_caps) & terms.name if terms.caps_in_name else set())
     assert terms.words == set(terms_module._WORD.findall(terms.stripped))
+
+
+_NEGATION_WORDS = ["not", "NOT", "Not", "without", "Without", "created", "reading", "yet", "staged", "cannot",
+                   "nothing", "wıthout", "é", "files", " ", "\n"]
+
+
+@given(st.lists(st.sampled_from(_NEGATION_WORDS), max_size=10).map(" ".join))
+def test_text_terms_skips_the_negation_pattern_only_where_it_cannot_match(text: str) -> None:
+    folded = terms_module._NEGATED.sub(terms_module._un, text)
+    terms_module._learn(terms_module._WORD.findall(folded))
+    assert text_terms(text) == [t for w in terms_module._WORD.findall(folded) for t in terms_module._TERMS[w]]

@@ -59,8 +59,6 @@ class ToolView:
     desc_terms: frozenset[str]  # terms of the description alone
     core: tuple[str, ...]  # the name's terms without a vendor prefix or suffix (`browser_click` -> click)
     actions: frozenset[str]  # action classes in the name (else the first one of the description)
-    index_terms: frozenset[str]  # terms.all plus the actions a request cannot tell from ours (`t:` keys)
-    mentions: tuple[str, ...]  # our own name and the names in alias notices, lower-cased (`m:` keys)
     core_set: frozenset[str]  # `core` as a set
     flex: frozenset[str]  # the name's action terms that a compatible action of the other tool may stand for
     tool_settings: Mapping[str, Mapping[str, Any]] | None = field(default=None, compare=False, repr=False)
@@ -72,6 +70,27 @@ class ToolView:
             self._memo[key] = make()
         out: _T = self._memo[key]
         return out
+
+    @property
+    def index_terms(self) -> frozenset[str]:
+        """terms.all plus the actions a request cannot tell from ours (`t:` keys); only the index asks."""
+        return self._once("index_terms", self._index_terms)
+
+    def _index_terms(self) -> frozenset[str]:
+        # An action that a request cannot tell apart from ours counts as ours (see `overlap._has`).
+        compatible = lexicon().compatible_actions
+        extra = [c for a in self.actions for c in compatible.get(a, ())]
+        return self.terms.all.union(extra) if extra else self.terms.all
+
+    @property
+    def mentions(self) -> tuple[str, ...]:
+        """Our own name and the names in alias notices, lower-cased (`m:` keys): alias notices name the other
+        tool, so both ends meet on the name. Only the index asks."""
+        return self._once("mentions", self._mentions)
+
+    def _mentions(self) -> tuple[str, ...]:
+        low = self.name.lower()
+        return (low, *(m for m in self.terms.alias_mentions if m != low))
 
     @property
     def vendors(self) -> frozenset[str]:
@@ -287,12 +306,13 @@ def analyse_toolset(tools: Sequence[Tool], ctx: Context) -> list[ToolView]:
     own word. A toolset too small to tell keeps every edge `vendor_terms` finds."""
     if len(tools) < SHARED_EDGE_MIN_TOOLS:
         return [analyse(t, ctx) for t in tools]
-    seqs, cut = [], []
+    seqs, cut, extracted = [], [], []
     for t in tools:
         terms = extract(t.name, t.description or "")
+        extracted.append(terms)
         seqs.append(terms.name_seq)
         found = vendor_terms(t.name, terms.name_seq, terms)
-        cut.append((found, tuple(w for w in terms.name_seq if w not in found)))
+        cut.append((found, tuple(w for w in terms.name_seq if w not in found) if found else terms.name_seq))
     firsts = Counter(s[0] for s in seqs if len(s) >= 2)
     lasts = Counter(s[-1] for s in seqs if len(s) >= 2)
     # What is left once edge words are cut, counted over the tools that lost one: two such tools with one
@@ -300,23 +320,24 @@ def analyse_toolset(tools: Sequence[Tool], ctx: Context) -> list[ToolView]:
     # vendor's: `force_delete_branch` beside `delete_branch`).
     names = Counter(rest for found, rest in cut if found)
     views = []
-    for t, seq, (found, rest) in zip(tools, seqs, cut, strict=True):
+    for t, terms, seq, (found, rest) in zip(tools, extracted, seqs, cut, strict=True):
         kept = frozenset(v for v in found if names[rest] >= 2 or (v == seq[0] and firsts[v] >= 2)
-                         or (v == seq[-1] and lasts[v] >= 2))
-        views.append(analyse(t, ctx, kept))
+                         or (v == seq[-1] and lasts[v] >= 2)) if found else EMPTY
+        views.append(analyse(t, ctx, kept, terms))
     return views
 
 
-def analyse(tool: Tool, ctx: Context, vendors_shown: frozenset[str] | None = None) -> ToolView:
+def analyse(
+    tool: Tool, ctx: Context, vendors_shown: frozenset[str] | None = None, terms: Terms | None = None
+) -> ToolView:
     """The view of one tool; `vendors_shown`: the edge words its toolset shows are vendors (None: every
-    one `vendor_terms` finds)."""
-    terms = extract(tool.name, tool.description or "")
+    one `vendor_terms` finds); `terms`: its `extract`, where the caller has it."""
+    if terms is None:
+        terms = extract(tool.name, tool.description or "")
     classes = lexicon().action_classes
     name_seq = terms.name_seq
     actions = _actions(name_seq, tool.description or "", classes)
-    # An action that a request cannot tell apart from ours counts as ours (see `overlap._has`).
     compatible = lexicon().compatible_actions
-    extra = [c for a in actions for c in compatible.get(a, ())]
     # `analyse_toolset` found the vendor words already, and kept those the toolset shows.
     vendors = vendor_terms(tool.name, name_seq, terms) if vendors_shown is None else vendors_shown
     core = tuple(t for t in name_seq if t not in vendors) if vendors else name_seq
@@ -335,9 +356,6 @@ def analyse(tool: Tool, ctx: Context, vendors_shown: frozenset[str] | None = Non
         desc_terms=terms.desc,
         core=core,
         actions=actions,
-        index_terms=terms.all.union(extra) if extra else terms.all,
-        # Alias notices name the other tool: both ends meet on the name.
-        mentions=(low := tool.name.lower(), *(m for m in terms.alias_mentions if m != low)),
         core_set=core_set,
         flex=actions if actions and all(a in compatible for a in actions) else EMPTY,
         tool_settings=ctx.tool_settings,

@@ -362,7 +362,9 @@ def words(text: str) -> list[str]:
 
 def text_terms(text: str) -> list[str]:
     """Terms of free text, identifiers split, in order of appearance (duplicates kept)."""
-    text = _NEGATED.sub(_un, text)
+    # ASCII text without "not" or "without" in any case gives `_NEGATED` nothing to match
+    if not text.isascii() or "not" in (low := text.lower()) or "without" in low:
+        text = _NEGATED.sub(_un, text)
     words = _WORD.findall(text)
     _learn(words)
     return [t for w in words for t in _TERMS[w]]
