@@ -353,3 +353,8 @@ def test_text_terms_skips_the_negation_pattern_only_where_it_cannot_match(text: 
     folded = terms_module._NEGATED.sub(terms_module._un, text)
     terms_module._learn(terms_module._WORD.findall(folded))
     assert text_terms(text) == [t for w in terms_module._WORD.findall(folded) for t in terms_module._TERMS[w]]
+
+
+@given(st.text(max_size=30))
+def test_has_digit_is_any_isdigit(name: str) -> None:
+    assert terms_module._has_digit(name) == any(map(str.isdigit, name))

@@ -543,7 +543,22 @@ def distinguishing(x: ToolView, y: ToolView) -> frozenset[str]:
     tooldiff's refinement: a term of x's name that y's name lacks also distinguishes, because a router reads
     the names first (`search_repositories` is not dominated by `search_code` whose description says
     "across GitHub repositories").
+
+    `mutual-nondistinction` and `directional-domination` ask in turn about the same pair, both ways: the
+    last two answers are kept (views are immutable, and the kept pairs hold them alive, so identity is safe).
     """
+    for known in _distinct:
+        if known[0] is x and known[1] is y:
+            return known[2]
+    out = _distinguishing(x, y)
+    _distinct[:] = [_distinct[-1], (x, y, out)] if _distinct else [(x, y, out)]
+    return out
+
+
+_distinct: list[tuple[ToolView, ToolView, frozenset[str]]] = []  # the last two (x, y) asked, and answers
+
+
+def _distinguishing(x: ToolView, y: ToolView) -> frozenset[str]:
     out = (x.terms.all - y.terms.all) | (x.terms.name - y.terms.name)
     if x.name != y.name and mentions(x.terms.contrast_sentences, y.name):
         out = out | {f"[boundary to {y.name}]"}

@@ -533,7 +533,7 @@ def _spelt(m: re.Match[str]) -> str:
 def name_terms_of(name: str) -> tuple[str, ...]:
     """The terms of a tool name, in order (`get_documents_by_id` -> ('retrieval', 'document', ...))."""
     name = _spell_symbols(name)
-    if name.isalpha() or not any(map(str.isdigit, name)):
+    if name.isalpha() or not _has_digit(name):
         parts = split_identifier(name)
     else:
         parts = _lower_parts(_CAMEL_NAME.findall(name))
@@ -543,6 +543,14 @@ def name_terms_of(name: str) -> tuple[str, ...]:
     if len(parts) > 1 and parts[-1] in lexicon().name_particles:  # fade_in is not fade_out
         return (*terms, parts[-1])
     return terms
+
+
+_ASCII_DIGIT = re.compile(r"[0-9]")
+
+
+def _has_digit(name: str) -> bool:
+    """`any(map(str.isdigit, name))`, in C for an ASCII name (where only 0-9 are digits)."""
+    return _ASCII_DIGIT.search(name) is not None if name.isascii() else any(map(str.isdigit, name))
 
 
 def _detached(parts: tuple[str, ...]) -> tuple[str, ...]:
@@ -606,7 +614,9 @@ def extract(name: str, description: str) -> Terms:
             name_terms, desc = _unfolded(name_terms, out_of_sense), _unfolded(desc, out_of_sense)
     caps_here = every & _CAPS_SET
     # A name term written as a proper noun: only then does `pairs.vendor_terms` need to know where.
-    caps_in_name = tuple(sorted(w for w in caps_here if _CAPS[w] in name_terms)) if caps_here else ()
+    caps_in_name: tuple[str, ...] = ()
+    if caps_here and not name_terms.isdisjoint(map(_CAPS.__getitem__, caps_here)):  # mostly: none, in C
+        caps_in_name = tuple(sorted(w for w in caps_here if _CAPS[w] in name_terms))
     alias: list[str] = []
     if not _ALIAS_ANY.isdisjoint(seen):
         alias = _alias_sentences(sentences(text.lower()), name.lower())
@@ -846,6 +856,8 @@ def reversed_direction(a: str, b: str) -> bool:
     """`hsl_to_rgb` against `rgb_to_hsl`: the same words, opposite directions. Words both names share at
     the start or the end (`convert_`, ToolBench's `_for_<api>`) are left out first."""
     pa, pb = split_identifier(a), split_identifier(b)
+    if not (("to" in pa and "to" in pb) or ("2" in pa and "2" in pb)):  # most pairs: no `to` in both names
+        return False
     shortest = min(len(pa), len(pb))
     head = next((k for k in range(shortest) if pa[k] != pb[k]), shortest)
     tail = next((k for k in range(shortest - head) if pa[-1 - k] != pb[-1 - k]), shortest - head)
@@ -876,7 +888,7 @@ def shown(found: Iterable[str], *tools: Described) -> list[str]:
     lexicon's own terms (retrieval, document) are never replaced. `tools`: the tools the terms are of."""
     wanted = sorted(set(found))
     # What each tool writes, in any case: its name's parts and its description's words.
-    texts = [(frozenset(split_identifier(tool.name)), tool.terms.written) for tool in tools]
+    texts = [(_name_parts(tool.name), tool.terms.written) for tool in tools]
 
     def said(word: str) -> bool:
         return any(word in parts or word in written for parts, written in texts)
@@ -899,6 +911,12 @@ def shown(found: Iterable[str], *tools: Described) -> list[str]:
                 (w for w in capitalised if _two_part_word_of(w, term)), term
             )
     return list(dict.fromkeys(written for written in show.values() if written))
+
+
+@lru_cache(maxsize=65536)
+def _name_parts(name: str) -> frozenset[str]:
+    """`split_identifier` as a set: each finding's message asks it of both tools."""
+    return frozenset(split_identifier(name))
 
 
 def _two_part_word_of(word: str, term: str) -> bool:
