@@ -358,3 +358,20 @@ def test_text_terms_skips_the_negation_pattern_only_where_it_cannot_match(text: 
 @given(st.text(max_size=30))
 def test_has_digit_is_any_isdigit(name: str) -> None:
     assert terms_module._has_digit(name) == any(map(str.isdigit, name))
+
+
+@given(st.lists(st.sampled_from([*_NEGATION_WORDS, "List", "search", "get", "users", "Fetch"]), max_size=10)
+       .map(" ".join))
+def test_first_term_in_is_the_first_of_text_terms_in_the_set(text: str) -> None:
+    wanted = frozenset({"listing", "search", "retrieval", "unstaged"})
+    first = next((t for t in text_terms(text) if t in wanted), None)
+    assert terms_module.first_term_in(text, wanted) == first
+
+
+_BREAKS = [".", "!", "?", ";", ":", "\n", " ", "\t", "-", "*", "•", "a", "B", "\u2028"]
+
+
+@given(st.lists(st.sampled_from(_BREAKS), max_size=12).map("".join))
+def test_the_first_break_is_where_the_sentence_pattern_first_matches(text: str) -> None:
+    m = terms_module._SENTENCE.search(text)
+    assert terms_module._first_break(text) == (m.start() if m else None)

@@ -231,7 +231,7 @@ class Terms:
     def _proper_nouns(self) -> None:
         proper_any = lower = EMPTY
         if self.caps_in_name:
-            if _SENTENCE.search(self.stripped) is None:  # one sentence: no need to split it
+            if _first_break(self.stripped) is None:  # one sentence: no need to split it
                 found = {_CAPS[w] for w in self._caps_after_opening(frozenset(self.caps_in_name))}
             else:
                 first_words, later_caps = _by_sentence(self.stripped)
@@ -270,14 +270,14 @@ class Terms:
 
     def _first_sentence(self) -> None:
         stripped = self.stripped
-        end = _SENTENCE.search(stripped)
+        end = _first_break(stripped)
         if end is None:  # one sentence (most descriptions): its words are `words`, its terms `all`
             self._memo["summary"] = self.all
             caps = self._caps_after_opening(self.words & _CAPS_SET)
             self._memo["proper"] = _shared({_CAPS[w] for w in caps})
             return
-        if end.start() and not stripped[: end.start()].isspace():
-            first_words = _WORD.findall(stripped[: end.start()])
+        if end and not stripped[:end].isspace():
+            first_words = _WORD.findall(stripped[:end])
         else:
             first_words = _by_sentence(stripped)[0]
         seen = set(first_words)
@@ -362,12 +362,27 @@ def words(text: str) -> list[str]:
 
 def text_terms(text: str) -> list[str]:
     """Terms of free text, identifiers split, in order of appearance (duplicates kept)."""
+    words = _text_words(text)
+    return [t for w in words for t in _TERMS[w]]
+
+
+def first_term_in(text: str, wanted: frozenset[str]) -> str | None:
+    """The first of `text_terms(text)` that is in `wanted`, or None."""
+    for w in _text_words(text):
+        for t in _TERMS[w]:
+            if t in wanted:
+                return t
+    return None
+
+
+def _text_words(text: str) -> list[str]:
+    """The words of free text, negations folded, each learned."""
     # ASCII text without "not" or "without" in any case gives `_NEGATED` nothing to match
     if not text.isascii() or "not" in (low := text.lower()) or "without" in low:
         text = _NEGATED.sub(_un, text)
     words = _WORD.findall(text)
     _learn(words)
-    return [t for w in words for t in _TERMS[w]]
+    return words
 
 
 # Every distinct word is analysed once per process, then looked up: tool texts share most of their words.
@@ -446,6 +461,17 @@ def sentences(text: str) -> list[str]:
 
 
 _BULLET = re.compile(r"\n\s*[-*•]\s+")
+# `_SENTENCE`, searched faster: each alternative starts with a stop or a line break, so the search skips to
+# those (a stop is matched one character before the break `_SENTENCE` finds after it).
+_SENTENCE_BREAK = re.compile(r"([.!?;])(?=\s)|\n\s*\n|\n\s*[-*•]\s+")
+
+
+def _first_break(text: str) -> int | None:
+    """Where `_SENTENCE.search(text)` starts, or None."""
+    m = _SENTENCE_BREAK.search(text)
+    if m is None:
+        return None
+    return m.start() + 1 if m.group(1) else m.start()
 
 
 def _sentences_marked(text: str) -> list[tuple[str, bool]]:

@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tooldiff import pairs
 from tooldiff.eval import make_tool
@@ -118,3 +120,18 @@ def test_ten_thousand_tools_cost_far_fewer_than_fifty_million_comparisons(shared
     views = _views(records)
     assert len(views) == 10_000
     assert len(candidates(views)) < 1_000_000
+
+
+_TERM_SETS = st.frozensets(st.sampled_from(["a", "b", "c", "d"]), max_size=3)
+_FACTS = st.lists(st.tuples(_TERM_SETS, _TERM_SETS, st.one_of(st.none(), _TERM_SETS), st.booleans(),
+                            st.booleans()), max_size=8)
+
+
+@given(_FACTS)
+def test_the_exhaustive_search_tests_each_pair_as_the_index_does(facts: list[pairs.Facts]) -> None:
+    """`_every_pair` inlines `_test` (with no pair met twice): the same pairs, in the same order."""
+    expected: list[tuple[int, int]] = []
+    for i, fact in enumerate(facts):
+        if fact[3]:
+            pairs._test(i, range(i + 1, len(facts)), facts, expected)
+    assert pairs._every_pair(facts) == expected
