@@ -26,6 +26,7 @@ from tooldiff.engine import analyse
 from tooldiff.gitread import GitRepo, GitSource
 from tooldiff.model import Finding, Report, Tool
 from tooldiff.rules.base import Context
+from tooldiff.terms import Terms
 
 Files = dict[str, bytes]
 
@@ -81,12 +82,14 @@ def _memo_views() -> Iterator[None]:
     real = pairs.analyse
     memo: dict[str, pairs.ToolView] = {}
 
-    def analyse(tool: Tool, ctx: Context, vendors_shown: frozenset[str] | None = None) -> pairs.ToolView:
+    def analyse(
+        tool: Tool, ctx: Context, vendors_shown: frozenset[str] | None = None, terms: Terms | None = None
+    ) -> pairs.ToolView:
         shown = None if vendors_shown is None else sorted(vendors_shown)
         key = json.dumps([tool.name, tool.description, tool.input_schema, tool.annotations, tool.title,
                           tool.strict, tool.format, shown], sort_keys=True, default=str)
         if key not in memo:
-            memo[key] = real(tool, ctx, vendors_shown)
+            memo[key] = real(tool, ctx, vendors_shown, terms)
         return replace(memo[key], tool=tool)
 
     with pytest.MonkeyPatch.context() as mp:
