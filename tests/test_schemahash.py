@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tooldiff.model import Tool
-from tooldiff.schemahash import _slow, canonical_json, number, schema_hash, tool_json
+from tooldiff.schemahash import _fast, _slow, canonical_json, lenient_json, number, schema_hash, tool_json
 
 VECTORS = json.loads(
     (Path(__file__).parent / "fixtures" / "schemahash_vectors.json").read_text(encoding="utf-8")
@@ -57,6 +59,40 @@ def test_tool_hash_is_the_same_across_syntax_and_key_order(vector: dict[str, Any
 def test_fast_path_agrees_with_the_full_serializer() -> None:
     value = {"b": [1, 'x\u0001"\\', None, True], "a": {"é": "\u2028", "z": -3}, "": []}
     assert canonical_json(value) == _slow(value)
+
+
+# Every kind of number token (floats, long and huge integers, non-finite), digits in keys and strings, keys
+# outside the BMP: what decides between the fast path and the full serializer.
+_NUMBERS = st.one_of(
+    st.integers(), st.integers(min_value=10**15, max_value=10**30), st.floats(), st.just(10**400),
+    st.sampled_from([0.5, -1e-07, 1e21, 123456789012345678, -(2**60), float("nan"), float("-inf")]),
+)
+_TEXTS = st.one_of(
+    st.text(max_size=6), st.sampled_from(["1.5", "NaN", "Infinity", ":1e5", "[3.", "\U0001f600"])
+)
+_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), _NUMBERS, _TEXTS),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_TEXTS, inner, max_size=4)),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_VALUES)
+def test_fast_path_agrees_with_the_full_serializer_on_any_value(value: Any) -> None:
+    """The fast path answers only where it writes what the full serializer writes, and lets it fail where it
+    must (NaN, infinity)."""
+    fast = _fast(value)
+    try:
+        slow = _slow(value)
+    except ValueError:
+        assert fast is None
+        with pytest.raises(ValueError):
+            canonical_json(value)
+        assert lenient_json(value)
+        return
+    assert fast is None or fast == slow
+    assert canonical_json(value) == slow
 
 
 def test_hash_ignores_format_and_position_but_not_content() -> None:
