@@ -117,38 +117,54 @@ _NO_SUBSCHEMAS = frozenset(_KINDS).isdisjoint
 _SUBSCHEMA = (dict, bool)  # a tuple: `dict | bool` written in the call builds a union on every call
 
 
+# A Node built as the tuple it is: `Node(...)` calls a Python-level `__new__` (a frame per node).
+_new_node = tuple.__new__
+
+
+def _child_depth(depth: int, sub: Any) -> int:
+    """`depth + is_object(sub)`, with the common case (a dict with a string `type`) inlined."""
+    if type(sub) is dict:
+        t = sub.get("type")
+        if type(t) is str:
+            return depth + 1 if t in OBJECT_TYPES else depth
+    return depth + is_object(sub)
+
+
 def walk(schema: Any, base: str = "/input_schema", max_nodes: int = MAX_NODES) -> list[Node]:
     """Every subschema in document order (depth first), as Nodes. Never raises, never recurses."""
     out: list[Node] = []
     seen: set[int] = set()
     stack: list[Node] = [Node(base, schema, 1 if is_object(schema) else 0, "", None)]
     kinds = _KINDS.get
+    new, depth_of = _new_node, _child_depth
     while stack and len(out) < max_nodes:
         node = stack.pop()
         out.append(node)
-        s = node.schema
+        s = node[1]
         if not isinstance(s, dict) or _NO_SUBSCHEMAS(s) or id(s) in seen:
             continue  # a leaf (most properties): no keyword of it can hold a subschema
         seen.add(id(s))
         children: list[Node] = []
-        depth = node.depth
+        add = children.append
+        pointer, depth = node[0], node[2]
         for kw, value in s.items():
             kind = kinds(kw) if isinstance(kw, str) else None
             if kind is None:
                 continue
             if kind == _MAP:
                 if isinstance(value, dict):
-                    prefix = f"{node.pointer}/{kw}/"
+                    prefix = f"{pointer}/{kw}/"
                     for name, sub in value.items():
                         if isinstance(sub, _SUBSCHEMA):
                             key = name if isinstance(name, str) else str(name)
-                            children.append(Node(prefix + escape(key), sub, depth + is_object(sub), kw, key))
+                            token = key if "~" not in key and "/" not in key else escape(key)
+                            add(new(Node, (prefix + token, sub, depth_of(depth, sub), kw, key)))
             elif kind != _ONE and isinstance(value, list):
-                prefix = f"{node.pointer}/{kw}/"
+                prefix = f"{pointer}/{kw}/"
                 for i, sub in enumerate(value):
-                    children.append(Node(f"{prefix}{i}", sub, depth + is_object(sub), kw, None))
+                    add(new(Node, (f"{prefix}{i}", sub, depth_of(depth, sub), kw, None)))
             elif kind != _LIST and isinstance(value, _SUBSCHEMA):
-                children.append(Node(f"{node.pointer}/{kw}", value, depth + is_object(value), kw, None))
+                add(new(Node, (f"{pointer}/{kw}", value, depth_of(depth, value), kw, None)))
         if children:
             stack.extend(reversed(children))
     return out
