@@ -22,11 +22,11 @@ COMPILED := terms pairs overlap schemahash schemawalk engine tokens blast report
 COMPILED_STAMP := src/tooldiff/.compiled
 
 $(COMPILED_STAMP): $(STAMP) $(COMPILED:%=src/tooldiff/%.py)
-	@rm -f src/*.so src/tooldiff/*.so src/tooldiff/rules/*.so
+	@find src -name "*.so" -delete
 ifeq ($(PURE),)
 	@echo "mypyc: compiling $(words $(COMPILED)) modules (a minute or two; PURE=1 skips it)"
 	@cd src && ../$(BIN)/mypyc $(COMPILED:%=tooldiff/%.py) > ../$(VENV)/mypyc.log 2>&1 \
-		|| { rm -f *.so tooldiff/*.so tooldiff/rules/*.so; echo "mypyc failed (see $(VENV)/mypyc.log): tooldiff runs as plain Python"; }
+		|| { find . -name "*.so" -delete; echo "mypyc failed (see $(VENV)/mypyc.log): tooldiff runs as plain Python"; }
 	@rm -rf src/build
 endif
 	@touch $@
@@ -39,7 +39,7 @@ compile:
 
 # Back to plain Python until the next `make compile` (or an edit of a compiled module).
 pure:
-	rm -f src/*.so src/tooldiff/*.so src/tooldiff/rules/*.so
+	find src -name "*.so" -delete
 	touch $(COMPILED_STAMP)
 
 lint: $(STAMP)
