@@ -375,3 +375,11 @@ _BREAKS = [".", "!", "?", ";", ":", "\n", " ", "\t", "-", "*", "•", "a", "B", 
 def test_the_first_break_is_where_the_sentence_pattern_first_matches(text: str) -> None:
     m = terms_module._SENTENCE.search(text)
     assert terms_module._first_break(text) == (m.start() if m else None)
+
+
+def test_extract_does_not_keep_every_tools_words() -> None:
+    # extract's results live for the whole run (its cache holds 20k tools): a set of words in each was
+    # ~27 MB of peak memory, twice (2bf506e took it out, a speed change put it back)
+    found = extract("get_weather", "Get the weather for a city, as GitHub reports it.")
+    assert "words" not in found._memo
+    assert "GitHub" in found.words
