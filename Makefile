@@ -26,7 +26,8 @@ $(COMPILED_STAMP): $(STAMP) $(COMPILED:%=src/tooldiff/%.py)
 ifeq ($(PURE),)
 	@echo "mypyc: compiling $(words $(COMPILED)) modules (a minute or two; PURE=1 skips it)"
 	@cd src && ../$(BIN)/mypyc $(COMPILED:%=tooldiff/%.py) > ../$(VENV)/mypyc.log 2>&1 \
-		|| { find . -name "*.so" -delete; echo "mypyc failed (see $(VENV)/mypyc.log): tooldiff runs as plain Python"; }
+		|| { find . -name "*.so" -delete; echo "mypyc failed (see $(VENV)/mypyc.log): tooldiff runs as plain Python"; \
+		     grep -E '^tooldiff/[^ ]+\.py:[0-9]+: ' ../$(VENV)/mypyc.log | head -3; }
 	@rm -rf src/build
 endif
 	@touch $@

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 from types import ModuleType
 from typing import Any
 
@@ -743,3 +744,37 @@ def test_invalid_name_suggestions_are_unique_in_the_toolset(
     # Alone, with no toolset to compare with, the rule suggests as before.
     [alone] = check("invalid_name", tool({"type": "object"}, name="math.sum"))
     assert alone.fix == 'Rename the tool, for example to "math_sum".'
+
+
+@pytest.mark.parametrize(
+    ("schema", "message", "pointer"),
+    [
+        ({"type": "number", "minimum": math.inf}, "`minimum` is infinity", "/input_schema/minimum"),
+        ({"enum": [1, -math.inf]}, "a value of `enum` is minus infinity", "/input_schema/enum/1"),
+        ({"type": "object", "properties": {"a": {"default": math.nan}}}, "`default` is NaN",
+         "/input_schema/properties/a/default"),  # the meta-schema check alone passes it
+    ],
+)
+def test_a_number_json_cannot_carry_is_named_not_called_null(schema: Any, message: str, pointer: str) -> None:
+    (found,) = check("invalid_json_schema", tool(schema))
+    assert message in found.message and "JSON cannot carry" in found.message and "null" not in found.message
+    assert found.pointer == pointer and found.fix.startswith("Write a finite number")
+
+
+def test_nan_and_infinity_as_words_are_no_such_number() -> None:
+    schema = {"type": "object", "description": "NaN or Infinity", "properties": {"x": {"enum": ["NaN"]}}}
+    assert check("invalid_json_schema", tool(schema)) == []
+
+
+def test_yaml_inf_in_a_schema_is_reported_on_its_line(tmp_path: Any) -> None:
+    from tooldiff.check import run_check
+    from tooldiff.config import Config
+    from tooldiff.sources import WorktreeSource
+
+    (tmp_path / "tools.yaml").write_text(
+        "tools:\n  - name: set_rate\n    description: Set the rate.\n    input_schema:\n      type: object\n"
+        "      properties:\n        rate:\n          type: number\n          maximum: .inf\n"
+    )
+    report = run_check(WorktreeSource(tmp_path), Config.default())
+    (found,) = [f for f in report.findings if f.code == "invalid-json-schema"]
+    assert found.line == 9 and "`maximum` is infinity" in found.message

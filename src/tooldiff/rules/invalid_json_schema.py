@@ -11,6 +11,11 @@ Gemini's `parameters` is an OpenAPI 3.0 Schema whose types are written `STRING`,
 reads those seven names as JSON Schema's (so every rule, the tokens and the schemaHash see `string`,
 `object` ...), and any other `type` there is checked as written (`parametersJsonSchema` is JSON Schema).
 
+A number JSON cannot carry (YAML's `.inf`, `-.inf` or `.nan`, anywhere in the schema: a bound, a default,
+an enum value) is reported first, by its own name. The SDKs serialize it as `Infinity` or `NaN`, which no
+JSON parser accepts (RFC 8259, section 6), so the provider refuses the whole request; the meta-schema check
+alone would call it `null`, or miss it in a `default`.
+
 With several errors, the one reported is the first in canonical (RFC 8785) key order, so reordering keys
 or reformatting the file never changes the finding, just as it never changes the schemaHash.
 
@@ -30,6 +35,7 @@ read; either way the model never sees the contract you wrote. Nothing is ever fe
 ```
 
 ## References
+- https://www.rfc-editor.org/rfc/rfc8259#section-6 (numbers: Infinity and NaN are not permitted)
 - https://json-schema.org/specification
 - https://json-schema.org/draft/2020-12/schema
 """
@@ -37,6 +43,7 @@ read; either way the model never sees the contract you wrote. Nothing is ever fe
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any
@@ -146,9 +153,42 @@ def _json_type(name: str) -> str | None:
     return close[0] if close else None
 
 
+NON_FINITE_FIX = "Write a finite number; for a range open at one end, leave that bound out."
+
+
+def _non_finite(schema: Any) -> tuple[str, str, list[str]] | None:
+    """The first number JSON cannot carry (infinity, NaN), in sorted key order: (what it is, the key it is
+    under, its path); else None."""
+    text = schemahash.schema_json(schema)  # made already for the schemaHash
+    if "Infinity" not in text and "NaN" not in text:  # the common case, in C
+        return None
+    stack: list[tuple[Any, str, list[str]]] = [(schema, "", [])]
+    seen: set[int] = set()  # YAML aliases can make a cycle
+    while stack:
+        value, key, path = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            return ("NaN" if math.isnan(value) else "infinity" if value > 0 else "minus infinity"), key, path
+        if isinstance(value, dict | list):
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+        if isinstance(value, dict):
+            for k in sorted(value, key=str, reverse=True):
+                stack.append((value[k], str(k), [*path, str(k)]))
+        elif isinstance(value, list):
+            for i in range(len(value) - 1, -1, -1):
+                stack.append((value[i], key, [*path, str(i)]))
+    return None
+
+
 def _validate(schema: Any) -> tuple[str, str, str, str | None] | None:
     """None when valid, else (message, pointer, draft used, a fix when the error has a known one)."""
     draft = DEFAULT_SCHEMA
+    if (odd := _non_finite(schema)) is not None:
+        what, key, at = odd
+        where = f"a value of `{key}`" if at and at[-1] != key else f"`{key}`" if key else "the schema"
+        message = f"{where} is {what}, a number JSON cannot carry (the request would not parse)"
+        return message, _pointer(at), draft, NON_FINITE_FIX
     if isinstance(schema, dict) and "$schema" in schema:
         declared = schema["$schema"]
         if declared in KNOWN_SCHEMAS:
