@@ -71,8 +71,8 @@ def code_defined(report: Report, head: str, base: str) -> Report:
 
 
 def _selection(settings: Settings) -> Selection:
-    """The `select` and `ignore` inputs, as the command line's flags."""
-    return Selection(settings.select, settings.ignore)
+    """The `select`, `ignore` and `warn-above` inputs, as the command line's flags."""
+    return Selection(settings.select, settings.ignore, warn_above=settings.warn_above)
 
 
 def _diff(settings: Settings, plan: Plan) -> Report:

@@ -47,6 +47,7 @@ class Settings:
     targets: tuple[str, ...] = ()
     select: tuple[str, ...] = ()  # rule codes, as `--select` and `--ignore` take them
     ignore: tuple[str, ...] = ()
+    warn_above: int | None = None  # heavy-definition's budget, as `--warn-above`
     fail_on: FailOn | None = None  # None: the config's `fail_on`, else error
     comment: CommentMode = "update"
     comment_id: str = "default"
@@ -141,6 +142,20 @@ def _codes(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     return chosen.select
 
 
+def _warn_above(env: Mapping[str, str]) -> int | None:
+    """The `warn-above` input: a token budget, a positive whole number as `--warn-above` takes it."""
+    value = _input(env, "warn-above")
+    if not value:
+        return None
+    try:
+        budget = int(value)
+    except ValueError:
+        budget = 0
+    if budget < 1:
+        raise SettingsError(f"input warn-above: {value!r} is not a positive whole number of tokens")
+    return budget
+
+
 def _path(env: Mapping[str, str], name: str) -> Path | None:
     value = env.get(name, "").strip()
     return Path(value) if value else None
@@ -177,6 +192,7 @@ def from_env(env: Mapping[str, str]) -> Settings:
         targets=_targets(env),
         select=_codes(env, "select"),
         ignore=_codes(env, "ignore"),
+        warn_above=_warn_above(env),
         fail_on=cast(FailOn | None, _choice(env, "fail-on", FAIL_ON, "") or None),
         comment=cast(CommentMode, _choice(env, "comment", COMMENT_MODES, "update")),
         comment_id=comment_id,

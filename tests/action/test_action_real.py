@@ -97,6 +97,22 @@ def test_select_and_ignore_inputs_choose_the_rules(fake: FakeGitHub, tmp_path: P
     assert {r["ruleId"] for r in sarif["runs"][0]["results"]} == {"intent-overlap"}
 
 
+def test_warn_above_input_sets_the_tool_budget(fake: FakeGitHub, tmp_path: Path) -> None:
+    """As `--warn-above`: over the config's budget, in a PR run and in an audit."""
+    pr = PullRequest(tmp_path, fake)
+    pr.push({"tools.json": helpdesk("head")})
+    event = pr.event_dir / "event.json"
+    assert run(fake, tmp_path, "pull_request", event, pr.repo, pr.head, select="heavy-definition") == 0
+    assert run(fake, tmp_path, "pull_request", event, pr.repo, pr.head, select="heavy-definition",
+               warn_above="20") == 1
+    [comment] = fake.bot_comments(2)
+    assert "heavy-definition" in comment["body"] and "20" in comment["body"]
+    assert run(fake, tmp_path, "workflow_dispatch", dispatch_event(tmp_path), pr.repo, pr.head,
+               select="heavy-definition", warn_above="20") == 1
+    sarif = json.loads((pr.repo / "tooldiff.sarif").read_text())
+    assert {r["ruleId"] for r in sarif["runs"][0]["results"]} == {"heavy-definition"}
+
+
 def test_shallow_checkout_fetches_the_base(fake: FakeGitHub, tmp_path: Path) -> None:
     """actions/checkout clones one commit deep: the merge base must be fetched from origin."""
     origin = PullRequest(tmp_path / "origin", fake)

@@ -91,6 +91,17 @@ def test_select_and_ignore_take_codes_as_the_command_line_does() -> None:
     assert s.select == ("intent-overlap", "blast-radius-twin") and s.ignore == ("mode-argument",)
 
 
+@pytest.mark.parametrize("value", ["0", "-5", "lots", "1.5"])
+def test_warn_above_must_be_a_positive_whole_number(value: str) -> None:
+    with pytest.raises(SettingsError, match=f"input warn-above: '{value}' is not a positive whole number"):
+        from_env({**BASE, "INPUT_WARN-ABOVE": value})
+
+
+def test_warn_above_is_read_as_a_budget() -> None:
+    assert from_env({**BASE, "INPUT_WARN-ABOVE": " 800 "}).warn_above == 800
+    assert from_env(BASE).warn_above is None
+
+
 def test_targets_are_taken_as_the_command_line_takes_them() -> None:
     """`--targets OPENAI_STRICT` runs locally: the same value in the workflow must not fail the step."""
     s = from_env({**BASE, "INPUT_TARGETS": "OPENAI_STRICT, google\nopenai-strict"})
