@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import chain
 from typing import Any, Protocol
@@ -141,9 +140,8 @@ _FOREIGN = frozenset(
 )
 
 
-# Not frozen: one is made per tool, and a frozen dataclass sets each field through object.__setattr__.
-# Nothing assigns to one after it is made.
-@dataclass(slots=True, eq=False)
+# A plain class, not a dataclass: one is made per tool, and mypyc leaves a dataclass's generated __init__ to
+# the interpreter (five times slower to build). Nothing assigns to a field after it is made.
 class Terms:
     """What H1.6 sees of one tool.
 
@@ -151,24 +149,49 @@ class Terms:
     and the candidate search leaves most tools without a pair to check.
     """
 
-    name: frozenset[str]  # terms of the name alone
-    all: frozenset[str]  # terms of the name and the whole description
-    desc: frozenset[str]  # terms of the description alone (quoted tool names left out)
-    # the capitalised words of the description that are name terms: only then can `proper_any` be non-empty
-    caps_in_name: tuple[str, ...]
-    alias_sentences: tuple[str, ...]  # lower-cased sentences that announce an alias
-    alias_mentions: frozenset[str]  # tool names quoted in those sentences, lower-cased
-    analysable: bool
-    why_unanalysable: str = ""
-    name_seq: tuple[str, ...] = ()  # the name's terms in order
-    text: str = field(default="", compare=False, repr=False)  # the description as analysed
-    stripped: str = field(default="", compare=False, repr=False)  # with quoted names and identifiers blanked
-    contrast_possible: bool = field(default=False, compare=False, repr=False)  # it holds a contrast word
-    own: str = field(default="", compare=False, repr=False)  # the tool's name, lower-cased
-    # group term -> the word's own term, where only a word the group takes in its sense gave the group
-    # (`lexicon.in_sense`: "List cluster events" names no calendar)
-    out_of_sense: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
-    _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    __slots__ = ("_memo", "alias_mentions", "alias_sentences", "all", "analysable", "caps_in_name",
+                 "contrast_possible", "desc", "name", "name_seq", "out_of_sense", "own", "stripped", "text",
+                 "why_unanalysable")
+
+    def __init__(
+        self,
+        *,
+        name: frozenset[str],
+        all: frozenset[str],
+        desc: frozenset[str],
+        caps_in_name: tuple[str, ...],
+        alias_sentences: tuple[str, ...],
+        alias_mentions: frozenset[str],
+        analysable: bool,
+        why_unanalysable: str = "",
+        name_seq: tuple[str, ...] = (),
+        text: str = "",
+        stripped: str = "",
+        contrast_possible: bool = False,
+        own: str = "",
+        out_of_sense: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        self.name = name  # terms of the name alone
+        self.all = all  # terms of the name and the whole description
+        self.desc = desc  # terms of the description alone (quoted tool names left out)
+        # the description's capitalised words that are name terms: only then can `proper_any` be non-empty
+        self.caps_in_name = caps_in_name
+        self.alias_sentences = alias_sentences  # lower-cased sentences that announce an alias
+        self.alias_mentions = alias_mentions  # tool names quoted in those sentences, lower-cased
+        self.analysable = analysable
+        self.why_unanalysable = why_unanalysable
+        self.name_seq = name_seq  # the name's terms in order
+        self.text = text  # the description as analysed
+        self.stripped = stripped  # with quoted names and identifiers blanked
+        self.contrast_possible = contrast_possible  # it holds a contrast word
+        self.own = own  # the tool's name, lower-cased
+        # group term -> the word's own term, where only a word the group takes in its sense gave the group
+        # (`lexicon.in_sense`: "List cluster events" names no calendar)
+        self.out_of_sense = out_of_sense
+        self._memo: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"Terms(name={sorted(self.name)}, desc={sorted(self.desc)}, analysable={self.analysable})"
 
     def _filled(self, key: str, fill: Callable[[], None]) -> frozenset[str]:
         """The memoised set `key`, made by `fill` (which fills it and its sibling) on first use."""
