@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -90,7 +90,12 @@ def _memo_views() -> Iterator[None]:
                           tool.strict, tool.format, shown], sort_keys=True, default=str)
         if key not in memo:
             memo[key] = real(tool, ctx, vendors_shown, terms)
-        return replace(memo[key], tool=tool)
+        v = memo[key]
+        view = pairs.ToolView(tool=tool, name=v.name, terms=v.terms, name_seq=v.name_seq,
+                              desc_terms=v.desc_terms, core=v.core, actions=v.actions, core_set=v.core_set,
+                              flex=v.flex, tool_settings=v.tool_settings)
+        view._memo = v._memo  # what the view worked out depends on the same tool content
+        return view
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(pairs, "analyse", analyse)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import cache
 from itertools import chain
 from types import ModuleType
@@ -42,9 +42,8 @@ _T = TypeVar("_T")
 MAX_POSTING = 400  # a key shared by more tools than this is too common to suggest a pair
 
 
-# Not frozen: one is made per tool, and a frozen dataclass sets each field through object.__setattr__.
-# Nothing assigns to one after it is made.
-@dataclass(slots=True, eq=False)
+# A plain class, not a dataclass: one is made per tool, and mypyc leaves a dataclass's generated __init__ to
+# the interpreter (five times slower to build). Nothing assigns to a field after it is made.
 class ToolView:
     """Everything the pair rules need of one tool, computed once per tool.
 
@@ -52,17 +51,37 @@ class ToolView:
     search leaves most tools without a pair to check.
     """
 
-    tool: Tool
-    name: str
-    terms: Terms
-    name_seq: tuple[str, ...]  # the name's terms in order
-    desc_terms: frozenset[str]  # terms of the description alone
-    core: tuple[str, ...]  # the name's terms without a vendor prefix or suffix (`browser_click` -> click)
-    actions: frozenset[str]  # action classes in the name (else the first one of the description)
-    core_set: frozenset[str]  # `core` as a set
-    flex: frozenset[str]  # the name's action terms that a compatible action of the other tool may stand for
-    tool_settings: Mapping[str, Mapping[str, Any]] | None = field(default=None, compare=False, repr=False)
-    _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    __slots__ = ("_memo", "actions", "core", "core_set", "desc_terms", "flex", "name", "name_seq", "terms",
+                 "tool", "tool_settings")
+
+    def __init__(
+        self,
+        *,
+        tool: Tool,
+        name: str,
+        terms: Terms,
+        name_seq: tuple[str, ...],
+        desc_terms: frozenset[str],
+        core: tuple[str, ...],
+        actions: frozenset[str],
+        core_set: frozenset[str],
+        flex: frozenset[str],
+        tool_settings: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> None:
+        self.tool = tool
+        self.name = name
+        self.terms = terms
+        self.name_seq = name_seq  # the name's terms in order
+        self.desc_terms = desc_terms  # terms of the description alone
+        self.core = core  # the name's terms without a vendor prefix or suffix (`browser_click` -> click)
+        self.actions = actions  # action classes in the name (else the first one of the description)
+        self.core_set = core_set  # `core` as a set
+        self.flex = flex  # the name's action terms that a compatible action of the other tool may stand for
+        self.tool_settings = tool_settings
+        self._memo: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"ToolView({self.name!r}, core={self.core}, actions={sorted(self.actions)})"
 
     def _once(self, key: str, make: Callable[[], _T]) -> _T:
         """The value `make` gives, made on first use and kept: most tools are never in a checked pair."""
