@@ -753,6 +753,8 @@ def test_invalid_name_suggestions_are_unique_in_the_toolset(
         ({"enum": [1, -math.inf]}, "a value of `enum` is minus infinity", "/input_schema/enum/1"),
         ({"type": "object", "properties": {"a": {"default": math.nan}}}, "`default` is NaN",
          "/input_schema/properties/a/default"),  # the meta-schema check alone passes it
+        ([1, math.inf], "a value of the schema is infinity", "/input_schema/1"),
+        (math.nan, "the schema is NaN", "/input_schema"),
     ],
 )
 def test_a_number_json_cannot_carry_is_named_not_called_null(schema: Any, message: str, pointer: str) -> None:

@@ -162,16 +162,12 @@ def _non_finite(schema: Any) -> tuple[str, str, list[str]] | None:
     text = schemahash.schema_json(schema)  # made already for the schemaHash
     if "Infinity" not in text and "NaN" not in text:  # the common case, in C
         return None
+    # No cycle to guard against: the YAML loader refuses an alias to itself, and JSON cannot make one.
     stack: list[tuple[Any, str, list[str]]] = [(schema, "", [])]
-    seen: set[int] = set()  # YAML aliases can make a cycle
     while stack:
         value, key, path = stack.pop()
         if isinstance(value, float) and not math.isfinite(value):
             return ("NaN" if math.isnan(value) else "infinity" if value > 0 else "minus infinity"), key, path
-        if isinstance(value, dict | list):
-            if id(value) in seen:
-                continue
-            seen.add(id(value))
         if isinstance(value, dict):
             for k in sorted(value, key=str, reverse=True):
                 stack.append((value[k], str(k), [*path, str(k)]))
@@ -181,13 +177,22 @@ def _non_finite(schema: Any) -> tuple[str, str, list[str]] | None:
     return None
 
 
+def _where(key: str, path: list[str]) -> str:
+    """How a message names the value at `path`, `key` being the nearest key above it: a list item is "a
+    value of" that key."""
+    if not path:
+        return "the schema"
+    if path[-1] == key:
+        return f"`{key}`"
+    return f"a value of `{key}`" if key else "a value of the schema"
+
+
 def _validate(schema: Any) -> tuple[str, str, str, str | None] | None:
     """None when valid, else (message, pointer, draft used, a fix when the error has a known one)."""
     draft = DEFAULT_SCHEMA
     if (odd := _non_finite(schema)) is not None:
         what, key, at = odd
-        where = f"a value of `{key}`" if at and at[-1] != key else f"`{key}`" if key else "the schema"
-        message = f"{where} is {what}, a number JSON cannot carry (the request would not parse)"
+        message = f"{_where(key, at)} is {what}, a number JSON cannot carry (the request would not parse)"
         return message, _pointer(at), draft, NON_FINITE_FIX
     if isinstance(schema, dict) and "$schema" in schema:
         declared = schema["$schema"]
